@@ -1,0 +1,106 @@
+# chromatype: build, demo, tests, install.  GNU make; libraries through pkg-config.
+# Missing Debian packages are installed by scripts/install-deps.sh on first use.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+LUADIR   = $(PREFIX)/share/lua/5.4
+LIBDIR   = $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+DOCDIR   = $(PREFIX)/share/doc/chromatype
+
+PKGS := lua5.4 freetype2 harfbuzz cairo libxml-2.0 zlib
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+# Lua's and LPeg's warning set, made fatal.  -Wconversion and -Wdouble-promotion are
+# left out: FreeType's 26.6 fixed point and cairo's doubles would need a cast on most
+# lines, and such casts hide the narrowing bugs the warning exists to find.
+WARN    := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prototypes \
+           -Wmissing-prototypes -Wold-style-definition -Wformat=2 -Wvla
+# Recursive (=): expanded when a recipe runs, after build/deps.stamp installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDLIBS    += -lm
+
+B := build
+CORE_SRC := $(wildcard src/core/*.c)
+LUA_SRC  := $(wildcard src/lua/*.c)
+LUA_LIB  := $(wildcard lua/chromatype/*.lua)
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
+BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
+EMBED_OBJ := $(B)/src/embedded_lua.o
+TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
+TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid
+
+.PHONY: all demo check check-asan bench install uninstall clean deps test-deps fonts refs
+
+all: $(B)/chromatype $(B)/chromatype/core.so
+
+$(B)/deps.stamp: scripts/install-deps.sh
+	@pkg-config --exists $(PKGS) 2>/dev/null && command -v lua5.4 >/dev/null || scripts/install-deps.sh build
+	@mkdir -p $(B) && touch $@
+
+deps: $(B)/deps.stamp
+test-deps:
+	@scripts/install-deps.sh test
+
+$(B)/%.o: %.c | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	lua5.4 tools/embed.lua $@ $(foreach f,$(LUA_LIB),$(subst /,.,$(patsubst lua/%.lua,%,$(f)))=$(f))
+
+$(B)/src/embedded_lua.o: $(B)/src/embedded_lua.c
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+
+$(B)/chromatype: $(B)/src/main.o $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# The same core as a Lua C module, for a plain lua5.4 (require "chromatype").
+$(B)/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(filter-out -llua5.4,$(PKG_LIBS)) $(LDLIBS)
+
+$(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+demo: all
+	@mkdir -p out
+	@for f in examples/*.lua; do \
+	  echo "demo: $$f"; \
+	  $(B)/chromatype $$f || exit 1; \
+	done
+	@echo "demo: images are in out/"
+
+check: all test-deps $(TEST_C) $(TOOLS)
+	@sh tests/run.sh
+
+check-asan:
+	$(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	  LDLIBS="-lm -fsanitize=address,undefined" check CT_BUILD=build-asan
+
+# Regenerate the committed test fonts and the Chromium reference images.
+fonts:
+	/usr/bin/python3 tests/fonts/make_fonts.py tests/fonts
+refs:
+	sh tests/render/ref/make_refs.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)
+	install -m 755 $(B)/chromatype $(DESTDIR)$(BINDIR)/chromatype
+	install -m 644 $(LUA_LIB) $(DESTDIR)$(LUADIR)/chromatype/
+	install -m 755 $(B)/chromatype/core.so $(DESTDIR)$(LIBDIR)/chromatype/core.so
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype/core.so
+	rm -rf $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(DOCDIR)
+
+clean:
+	rm -rf build build-asan out tests/out
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

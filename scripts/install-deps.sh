@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian packages chromatype needs, only those missing.
+#   scripts/install-deps.sh build   libraries and tools to build
+#   scripts/install-deps.sh test    the above, plus what the tests use
+# Runs apt-get as root, or through sudo. Called by the Makefile; safe to run again.
+set -e
+what=${1:-build}
+build_pkgs="make gcc pkg-config liblua5.4-dev lua5.4 libfreetype-dev libharfbuzz-dev libcairo2-dev libxml2-dev zlib1g-dev"
+test_pkgs="poppler-utils python3-fonttools python3-brotli"
+pkgs=$build_pkgs
+[ "$what" = test ] && pkgs="$pkgs $test_pkgs"
+
+need=
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+
+echo "chromatype: installing Debian packages:$need" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=sudo
+else
+  echo "chromatype: missing packages:$need; run as root: apt-get install$need" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >&2 || true
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $need >&2

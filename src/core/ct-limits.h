@@ -1,0 +1,66 @@
+/*
+** ct-limits.h: every limit of the core in one place (core layer).
+** Each is #ifndef-guarded, so a build may override it with -D.
+*/
+#ifndef CT_LIMITS_H
+#define CT_LIMITS_H
+
+/* Largest font file read into memory (bytes). */
+#ifndef CT_MAX_FONT_FILE_SIZE
+#define CT_MAX_FONT_FILE_SIZE (256u * 1024u * 1024u)
+#endif
+
+/* Largest em size accepted for drawing, in points. */
+#ifndef CT_MAX_FONT_SIZE
+#define CT_MAX_FONT_SIZE 100000.0
+#endif
+
+/* Largest page side, in points (about 35 m: beyond any press). */
+#ifndef CT_MAX_PAGE_SIDE
+#define CT_MAX_PAGE_SIDE 100000.0
+#endif
+
+/* Largest raster side in pixels (cairo's own limit is 32767). */
+#ifndef CT_MAX_IMAGE_SIDE
+#define CT_MAX_IMAGE_SIDE 32767
+#endif
+
+/* Largest raster in pixels (4 bytes each): 256 Mpx = 1 GiB. */
+#ifndef CT_MAX_IMAGE_PIXELS
+#define CT_MAX_IMAGE_PIXELS (256.0 * 1024 * 1024)
+#endif
+
+/* Largest PNG resolution. */
+#ifndef CT_MAX_DPI
+#define CT_MAX_DPI 9600.0
+#endif
+
+/* Pages per canvas. */
+#ifndef CT_MAX_PAGES
+#define CT_MAX_PAGES 100000u
+#endif
+
+/* Paint tree walks: nesting depth and nodes drawn per tree. */
+#ifndef CT_MAX_PAINT_DEPTH
+#define CT_MAX_PAINT_DEPTH 64u
+#endif
+#ifndef CT_MAX_PAINT_WORK
+#define CT_MAX_PAINT_WORK 16384u
+#endif
+
+/* Layers one COLRv0 glyph may have. */
+#ifndef CT_MAX_COLR0_LAYERS
+#define CT_MAX_COLR0_LAYERS 65535u
+#endif
+
+/* Bytes of UTF-8 text shaped in one call. */
+#ifndef CT_MAX_TEXT_BYTES
+#define CT_MAX_TEXT_BYTES (16u * 1024u * 1024u)
+#endif
+
+/* Overrides in one palette choice. */
+#ifndef CT_MAX_PALETTE_OVERRIDES
+#define CT_MAX_PALETTE_OVERRIDES 65536u
+#endif
+
+#endif /* CT_LIMITS_H */

@@ -1,0 +1,82 @@
+/*
+** ct-private.h: private structures and helpers shared by the core's files.
+** Core layer: includes FreeType, HarfBuzz and cairo; never lua.h.
+*/
+#ifndef CT_PRIVATE_H
+#define CT_PRIVATE_H
+
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <hb.h>
+#include <cairo.h>
+
+#include "../ct.h"
+#include "ct-limits.h"
+
+#define CT_FORMAT_COUNT (CT_FORMAT_MONO + 1)
+
+struct ct_font {
+  int            ref;
+  char          *name;          /* path or caller's name, for messages */
+  unsigned char *data;          /* the file's bytes, owned; FreeType reads them in place */
+  size_t         size;
+  unsigned       index;         /* face index */
+  const char    *container;
+  FT_Library     ft_lib;        /* one per font: FreeType libraries are not thread-safe */
+  FT_Face        ft_face;
+  int            ft_scaled;     /* outlines are loaded at ppem = upem (else NO_SCALE) */
+  hb_blob_t     *blob;          /* borrows `data` (sfnt) or NULL (WOFF: tables via FreeType) */
+  hb_face_t     *hb_face;
+  hb_font_t     *hb_font;
+  unsigned       upem;
+  unsigned       glyph_count;
+  unsigned       color_formats;
+  /* caches, indexed by glyph id and allocated on first use */
+  cairo_path_t **outlines;
+  ct_paint_t   **paints[CT_FORMAT_COUNT];
+};
+
+/* error.c */
+ct_status_t ct_set_error(ct_error_t *err, ct_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+ct_status_t ct_from_ft_error(FT_Error error);
+const char *ct_ft_error_string(FT_Error error);
+
+/* outline.c: the glyph's outline as a cairo path in font units, y up, cached in the
+   font (borrowed: valid until the font's variations change or it is destroyed).
+   Returns NULL for an empty glyph. */
+const cairo_path_t *ct_font_get_outline(ct_font_t *font, unsigned gid);
+void ct_font_clear_outlines(ct_font_t *font);
+
+/* colr.c: COLRv0 layers of a glyph as a paint tree, or NULL (not a color glyph). */
+ct_paint_t *ct_colr0_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err);
+int ct_colr1_has_glyph(ct_font_t *font, unsigned gid);
+
+/* palette.c: the palette of a style resolved to RGBA (`count` entries). */
+typedef struct {
+  ct_rgba_t *colors;
+  unsigned   count;
+  ct_rgba_t  foreground;
+  ct_rgba_t  inline_buf[16];
+} ct_resolved_palette_t;
+
+ct_status_t ct_palette_resolve(ct_font_t *font, const ct_text_style_t *style,
+                               ct_resolved_palette_t *out, ct_error_t *err);
+void ct_palette_fini(ct_resolved_palette_t *pal);
+ct_rgba_t ct_palette_color(const ct_resolved_palette_t *pal, const ct_color_t *color);
+
+/* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
+typedef struct {
+  ct_font_t                   *font;
+  const ct_resolved_palette_t *palette;
+  unsigned                     depth;
+  unsigned                     work;
+  int                          limit_hit;
+} ct_draw_ctx_t;
+
+ct_status_t ct_render_paint(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *paint);
+
+/* utf8 */
+uint32_t ct_utf8_decode(const char *s, size_t len, size_t *used);
+
+#endif /* CT_PRIVATE_H */

@@ -1,0 +1,425 @@
+/*
+** font.c: opening fonts (sfnt, collections, WOFF, WOFF2) into FreeType and HarfBuzz,
+** and what a font says about itself: names, metrics, color formats, axes.  Core layer.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <hb-ft.h>
+#include <hb-ot.h>
+
+#include "ct-private.h"
+#include FT_MULTIPLE_MASTERS_H
+#include FT_TRUETYPE_TABLES_H
+#include FT_TRUETYPE_TAGS_H
+
+#define TAG(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+
+static uint32_t be32(const unsigned char *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* HarfBuzz reads WOFF tables through FreeType, which has already inflated them. */
+static hb_blob_t *reference_table_ft(hb_face_t *face, hb_tag_t tag, void *user) {
+  FT_Face ft = user;
+  FT_ULong len = 0;
+  unsigned char *buf;
+  (void)face;
+  if (FT_Load_Sfnt_Table(ft, tag, 0, NULL, &len) || len == 0) return NULL;
+  buf = malloc(len);
+  if (!buf) return NULL;
+  if (FT_Load_Sfnt_Table(ft, tag, 0, buf, &len)) { free(buf); return NULL; }
+  return hb_blob_create((const char *)buf, (unsigned)len, HB_MEMORY_MODE_WRITABLE, buf, free);
+}
+
+static int has_table(ct_font_t *font, uint32_t tag) {
+  FT_ULong len = 0;
+  return FT_Load_Sfnt_Table(font->ft_face, tag, 0, NULL, &len) == 0 && len > 0;
+}
+
+/* COLR version 0 with base glyph records, or version 1 with a base glyph list. */
+static unsigned colr_formats(ct_font_t *font) {
+  hb_blob_t *blob = hb_face_reference_table(font->hb_face, HB_TAG('C', 'O', 'L', 'R'));
+  unsigned len = 0, formats = 0;
+  const unsigned char *p = (const unsigned char *)hb_blob_get_data(blob, &len);
+  if (len >= 14) {
+    unsigned version = (unsigned)(p[0] << 8 | p[1]);
+    unsigned num_base = (unsigned)(p[2] << 8 | p[3]);
+    if (num_base > 0) formats |= CT_COLOR_COLR0;
+    if (version >= 1 && len >= 34 && be32(p + 14) != 0) formats |= CT_COLOR_COLR1;
+  }
+  hb_blob_destroy(blob);
+  return formats;
+}
+
+/* FreeType opens a truncated font and fails later, glyph by glyph: check up front that
+   the table directory of the face and every table it lists lie inside the file. */
+static ct_status_t check_sfnt(const unsigned char *d, size_t size, unsigned index, const char *name,
+                              ct_error_t *err) {
+  size_t dir = 0;
+  unsigned n, i;
+  if (be32(d) == TAG('t', 't', 'c', 'f')) {
+    unsigned nfonts = size >= 12 ? be32(d + 8) : 0;
+    if (nfonts == 0 || (size - 12) / 4 < nfonts)
+      return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: truncated collection header", name);
+    if (index >= nfonts)
+      return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: face index %u out of range (the file has %u face%s)",
+                          name, index, nfonts, nfonts == 1 ? "" : "s");
+    dir = be32(d + 12 + 4 * (size_t)index);
+  } else if (index > 0) {
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: face index %u out of range (the file has 1 face)",
+                        name, index);
+  }
+  if (dir > size || size - dir < 12)
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: truncated: no table directory", name);
+  n = (unsigned)(d[dir + 4] << 8 | d[dir + 5]);
+  if ((size - dir - 12) / 16 < n)
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: truncated: table directory of %u tables "
+                        "does not fit in %zu bytes", name, n, size);
+  for (i = 0; i < n; i++) {
+    const unsigned char *rec = d + dir + 12 + 16 * (size_t)i;
+    uint32_t off = be32(rec + 8), len = be32(rec + 12);
+    if (off > size || size - off < len)
+      return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: truncated: table '%c%c%c%c' (offset %u, "
+                          "length %u) extends past the end of the file (%zu bytes)", name,
+                          rec[0], rec[1], rec[2], rec[3], off, len, size);
+  }
+  return CT_OK;
+}
+
+static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, const char *name,
+                            ct_error_t *err) {
+  ct_font_t *font = NULL;
+  FT_Error fe;
+  uint32_t magic = size >= 4 ? be32(data) : 0;
+
+  font = calloc(1, sizeof *font);
+  if (!font || !(font->name = strdup(name))) {
+    free(font);
+    free(data);
+    ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
+    return NULL;
+  }
+  font->ref = 1;
+  font->data = data;
+  font->size = size;
+  font->index = index;
+
+  switch (magic) {
+  case TAG('w', 'O', 'F', 'F'): font->container = "WOFF"; break;
+  case TAG('w', 'O', 'F', '2'): font->container = "WOFF2"; break;
+  case TAG('t', 't', 'c', 'f'): font->container = "collection"; break;
+  case TAG('O', 'T', 'T', 'O'): font->container = "CFF"; break;
+  case 0x00010000u: case TAG('t', 'r', 'u', 'e'): font->container = "TrueType"; break;
+  default:
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: not a font file (unknown signature)", name);
+    goto fail;
+  }
+
+  if (font->container[0] != 'W' && check_sfnt(data, size, index, name, err) != CT_OK) goto fail;
+
+  if ((fe = FT_Init_FreeType(&font->ft_lib))) {
+    ct_set_error(err, CT_ERR_NOMEM, "%s: cannot start FreeType: %s", name, ct_ft_error_string(fe));
+    goto fail;
+  }
+  fe = FT_New_Memory_Face(font->ft_lib, data, (FT_Long)size, (FT_Long)index, &font->ft_face);
+  if (fe) {
+    FT_Face probe = NULL;
+    /* Tell a bad face index from a bad font. */
+    if (index > 0 && !FT_New_Memory_Face(font->ft_lib, data, (FT_Long)size, -1, &probe)) {
+      long n = probe->num_faces;
+      FT_Done_Face(probe);
+      if ((long)index >= n) {
+        ct_set_error(err, CT_ERR_INVALID_ARG, "%s: face index %u out of range (the file has %ld face%s)",
+                     name, index, n, n == 1 ? "" : "s");
+        goto fail;
+      }
+    }
+    ct_set_error(err, ct_from_ft_error(fe), "%s: cannot open font: %s", name, ct_ft_error_string(fe));
+    goto fail;
+  }
+  if (!FT_IS_SFNT(font->ft_face)) {
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: not an OpenType font", name);
+    goto fail;
+  }
+
+  if (font->container[0] == 'W') {
+    font->hb_face = hb_face_create_for_tables(reference_table_ft, font->ft_face, NULL);
+  } else {
+    font->blob = hb_blob_create_or_fail((const char *)data, (unsigned)size, HB_MEMORY_MODE_READONLY,
+                                        NULL, NULL);
+    if (!font->blob) {
+      ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
+      goto fail;
+    }
+    font->hb_face = hb_face_create(font->blob, index);
+  }
+  hb_face_set_index(font->hb_face, index);
+  hb_face_set_upem(font->hb_face, font->ft_face->units_per_EM);
+  hb_face_set_glyph_count(font->hb_face, (unsigned)font->ft_face->num_glyphs);
+  font->hb_font = hb_font_create(font->hb_face);
+  if (hb_font_get_empty() == font->hb_font) {
+    ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
+    goto fail;
+  }
+  font->upem = font->ft_face->units_per_EM;
+  if (font->upem < 16 || font->upem > 16384) {
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: units per em %u out of range (16..16384)", name,
+                 font->upem);
+    goto fail;
+  }
+  hb_font_set_scale(font->hb_font, (int)font->upem, (int)font->upem);
+  hb_ot_font_set_funcs(font->hb_font);
+  font->glyph_count = (unsigned)font->ft_face->num_glyphs;
+
+  /* Outlines at ppem = upem: 26.6 coordinates are font units times 64, and
+     variations apply (FT_LOAD_NO_SCALE would skip them for CFF2). */
+  font->ft_scaled = FT_IS_SCALABLE(font->ft_face) &&
+                    FT_Set_Char_Size(font->ft_face, 0, (FT_F26Dot6)font->upem * 64, 72, 72) == 0;
+
+  font->color_formats = colr_formats(font);
+  if (has_table(font, TAG('S', 'V', 'G', ' '))) font->color_formats |= CT_COLOR_SVG;
+  if (has_table(font, TAG('C', 'B', 'D', 'T'))) font->color_formats |= CT_COLOR_CBDT;
+  if (has_table(font, TAG('s', 'b', 'i', 'x'))) font->color_formats |= CT_COLOR_SBIX;
+  return font;
+
+fail:
+  ct_font_destroy(font);
+  return NULL;
+}
+
+ct_font_t *ct_font_create_from_data(const void *data, size_t size, unsigned index,
+                                    const char *name, ct_error_t *err) {
+  unsigned char *copy;
+  if (!name) name = "<memory>";
+  if (size > CT_MAX_FONT_FILE_SIZE) {
+    ct_set_error(err, CT_ERR_LIMIT, "%s: font of %zu bytes exceeds the limit of %u bytes", name,
+                 size, CT_MAX_FONT_FILE_SIZE);
+    return NULL;
+  }
+  if (size < 12) {
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: not a font file (%zu bytes)", name, size);
+    return NULL;
+  }
+  if (!(copy = malloc(size))) {
+    ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
+    return NULL;
+  }
+  memcpy(copy, data, size);
+  return font_open(copy, size, index, name, err);
+}
+
+ct_font_t *ct_font_create_from_file(const char *path, unsigned index, ct_error_t *err) {
+  FILE *f = NULL;
+  unsigned char *data = NULL;
+  struct stat st;
+  long len;
+  size_t got;
+
+  if (!(f = fopen(path, "rb"))) {
+    ct_set_error(err, CT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    ct_set_error(err, CT_ERR_IO, "%s: cannot read: not a regular file", path);
+    goto fail;
+  }
+  if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    ct_set_error(err, CT_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    goto fail;
+  }
+  if ((unsigned long)len > CT_MAX_FONT_FILE_SIZE) {
+    ct_set_error(err, CT_ERR_LIMIT, "%s: font of %ld bytes exceeds the limit of %u bytes", path,
+                 len, CT_MAX_FONT_FILE_SIZE);
+    goto fail;
+  }
+  if (len < 12) {
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: not a font file (%ld bytes)", path, len);
+    goto fail;
+  }
+  if (!(data = malloc((size_t)len))) {
+    ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", path);
+    goto fail;
+  }
+  got = fread(data, 1, (size_t)len, f);
+  if (got != (size_t)len) {
+    ct_set_error(err, CT_ERR_IO, "%s: read error", path);
+    goto fail;
+  }
+  fclose(f);
+  return font_open(data, (size_t)len, index, path, err);
+
+fail:
+  free(data);
+  fclose(f);
+  return NULL;
+}
+
+ct_font_t *ct_font_reference(ct_font_t *font) {
+  if (font) font->ref++;
+  return font;
+}
+
+void ct_font_destroy(ct_font_t *font) {
+  unsigned i, f;
+  if (!font || --font->ref > 0) return;
+  ct_font_clear_outlines(font);
+  free(font->outlines);
+  for (f = 0; f < CT_FORMAT_COUNT; f++) {
+    if (!font->paints[f]) continue;
+    for (i = 0; i < font->glyph_count; i++) ct_paint_destroy(font->paints[f][i]);
+    free(font->paints[f]);
+  }
+  if (font->hb_font) hb_font_destroy(font->hb_font);
+  if (font->hb_face) hb_face_destroy(font->hb_face);
+  if (font->blob) hb_blob_destroy(font->blob);
+  if (font->ft_face) FT_Done_Face(font->ft_face);
+  if (font->ft_lib) FT_Done_FreeType(font->ft_lib);
+  free(font->data);
+  free(font->name);
+  free(font);
+}
+
+const char *ct_font_get_path(const ct_font_t *font) { return font->name; }
+
+static void get_name(ct_font_t *font, hb_ot_name_id_t id, hb_ot_name_id_t fallback, char *buf,
+                     size_t size) {
+  unsigned len = (unsigned)size;
+  buf[0] = '\0';
+  if (hb_ot_name_get_utf8(font->hb_face, id, HB_LANGUAGE_INVALID, &len, buf) == 0 &&
+      fallback != HB_OT_NAME_ID_INVALID) {
+    len = (unsigned)size;
+    hb_ot_name_get_utf8(font->hb_face, fallback, HB_LANGUAGE_INVALID, &len, buf);
+  }
+}
+
+void ct_font_get_info(ct_font_t *font, ct_font_info_t *info) {
+  FT_Face ft = font->ft_face;
+  TT_OS2 *os2 = FT_Get_Sfnt_Table(ft, FT_SFNT_OS2);
+  memset(info, 0, sizeof *info);
+  get_name(font, HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY, HB_OT_NAME_ID_FONT_FAMILY, info->family,
+           sizeof info->family);
+  get_name(font, HB_OT_NAME_ID_TYPOGRAPHIC_SUBFAMILY, HB_OT_NAME_ID_FONT_SUBFAMILY, info->style,
+           sizeof info->style);
+  get_name(font, HB_OT_NAME_ID_FULL_NAME, HB_OT_NAME_ID_INVALID, info->full_name,
+           sizeof info->full_name);
+  get_name(font, HB_OT_NAME_ID_POSTSCRIPT_NAME, HB_OT_NAME_ID_INVALID, info->postscript_name,
+           sizeof info->postscript_name);
+  get_name(font, HB_OT_NAME_ID_VERSION_STRING, HB_OT_NAME_ID_INVALID, info->version,
+           sizeof info->version);
+  info->units_per_em = font->upem;
+  /* Typographic metrics when the font asks for them (USE_TYPO_METRICS), else hhea. */
+  if (os2 && os2->version != 0xFFFF && (os2->fsSelection & (1 << 7))) {
+    info->ascender = os2->sTypoAscender;
+    info->descender = os2->sTypoDescender;
+    info->line_gap = os2->sTypoLineGap;
+  } else {
+    info->ascender = ft->ascender;
+    info->descender = ft->descender;
+    info->line_gap = ft->height - ft->ascender + ft->descender;
+  }
+  info->glyph_count = font->glyph_count;
+  info->face_index = font->index;
+  info->face_count = (unsigned)ft->num_faces;
+  info->color_formats = font->color_formats;
+  info->container = font->container;
+  info->is_variable = hb_ot_var_has_data(font->hb_face);
+}
+
+unsigned ct_font_get_axis_count(ct_font_t *font) {
+  return hb_ot_var_get_axis_count(font->hb_face);
+}
+
+int ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis) {
+  hb_ot_var_axis_info_t a;
+  unsigned n = 1, len = sizeof axis->name;
+  if (hb_ot_var_get_axis_infos(font->hb_face, i, &n, &a) == 0 || n != 1) return -1;
+  memset(axis, 0, sizeof *axis);
+  axis->tag = a.tag;
+  hb_tag_to_string(a.tag, axis->tag_str);
+  axis->tag_str[4] = '\0';
+  axis->min = a.min_value;
+  axis->def = a.default_value;
+  axis->max = a.max_value;
+  axis->hidden = (a.flags & HB_OT_VAR_AXIS_FLAG_HIDDEN) != 0;
+  hb_ot_name_get_utf8(font->hb_face, a.name_id, HB_LANGUAGE_INVALID, &len, axis->name);
+  return 0;
+}
+
+ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err) {
+  hb_variation_t vars[64];
+  unsigned n = 0, naxes, i, j;
+  FT_Fixed coords[64];
+  const char *p = spec;
+  FT_Error fe;
+
+  naxes = ct_font_get_axis_count(font);
+  if (naxes == 0) {
+    if (!spec || !*spec) return CT_OK;
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: --variations given but the font has no axes",
+                        font->name);
+  }
+  if (naxes > 64) return ct_set_error(err, CT_ERR_LIMIT, "%s: more than 64 axes", font->name);
+  while (p && *p) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len > 0) {
+      if (n == 64) return ct_set_error(err, CT_ERR_LIMIT, "%s: too many variations", font->name);
+      if (!hb_variation_from_string(p, (int)len, &vars[n]))
+        return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: bad variation '%.*s' (want tag=value)",
+                            font->name, (int)len, p);
+      n++;
+    }
+    p = end ? end + 1 : NULL;
+  }
+  for (i = 0; i < naxes; i++) {
+    ct_axis_t axis;
+    ct_font_get_axis(font, i, &axis);
+    coords[i] = (FT_Fixed)(axis.def * 65536.0);
+  }
+  for (j = 0; j < n; j++) {
+    int found = 0;
+    for (i = 0; i < naxes; i++) {
+      ct_axis_t axis;
+      ct_font_get_axis(font, i, &axis);
+      if (axis.tag == vars[j].tag) {
+        double v = vars[j].value;
+        if (v < axis.min) v = axis.min;
+        if (v > axis.max) v = axis.max;
+        coords[i] = (FT_Fixed)(v * 65536.0);
+        found = 1;
+      }
+    }
+    if (!found) {
+      char tag[5];
+      hb_tag_to_string(vars[j].tag, tag);
+      tag[4] = '\0';
+      return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the font has no axis '%s'", font->name, tag);
+    }
+  }
+  hb_font_set_variations(font->hb_font, vars, n);
+  if ((fe = FT_Set_Var_Design_Coordinates(font->ft_face, naxes, coords)))
+    return ct_set_error(err, ct_from_ft_error(fe), "%s: cannot set variations: %s", font->name,
+                        ct_ft_error_string(fe));
+  ct_font_clear_outlines(font);
+  return CT_OK;
+}
+
+int ct_font_get_nominal_glyph(ct_font_t *font, uint32_t codepoint, unsigned *gid) {
+  hb_codepoint_t g = 0;
+  int ok = hb_font_get_nominal_glyph(font->hb_font, codepoint, &g);
+  *gid = ok ? g : 0;
+  return ok;
+}
+
+int ct_font_get_glyph_name(ct_font_t *font, unsigned gid, char *buf, size_t size) {
+  buf[0] = '\0';
+  return hb_font_get_glyph_name(font->hb_font, gid, buf, (unsigned)size);
+}
+
+double ct_font_get_glyph_advance(ct_font_t *font, unsigned gid) {
+  return hb_font_get_glyph_h_advance(font->hb_font, gid);
+}

@@ -1,0 +1,281 @@
+/*
+** output.c: writes a canvas's pages as PNG, PDF or SVG.  Every file goes to a
+** temporary name beside its target and is renamed when complete; "-" is stdout,
+** written only once the whole file is ready.  Core layer.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "ct-private.h"
+#include "canvas.h"
+
+void ct_write_options_init(ct_write_options_t *o) {
+  memset(o, 0, sizeof *o);
+  o->dpi = 72.0;
+  o->creator = "chromatype " CT_VERSION_STRING;
+}
+
+static const char *const output_names[] = { "auto", "png", "pdf", "svg" };
+
+const char *ct_output_name(ct_output_t o) {
+  return (unsigned)o < 4 ? output_names[o] : "unknown";
+}
+
+int ct_output_from_name(const char *name) {
+  int i;
+  for (i = 1; i < 4; i++)
+    if (strcasecmp(name, output_names[i]) == 0) return i;
+  return -1;
+}
+
+ct_output_t ct_output_from_path(const char *path) {
+  const char *dot = strrchr(path, '.');
+  int o;
+  if (!dot || strchr(dot, '/')) return CT_OUTPUT_AUTO;
+  o = ct_output_from_name(dot + 1);
+  return o < 0 ? CT_OUTPUT_AUTO : (ct_output_t)o;
+}
+
+/* ---- sinks: a temporary file, or memory for stdout ---------------------- */
+
+typedef struct {
+  FILE  *file;
+  char  *tmp_path;      /* NULL for stdout */
+  char  *mem;
+  size_t len, cap;
+  int    failed;
+} sink_t;
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int length) {
+  sink_t *s = closure;
+  if (s->failed) return CAIRO_STATUS_WRITE_ERROR;
+  if (s->file) {
+    if (fwrite(data, 1, length, s->file) != length) s->failed = errno ? errno : EIO;
+  } else {
+    if (s->len + length > s->cap) {
+      size_t cap = s->cap ? s->cap : 65536;
+      char *m;
+      while (cap < s->len + length) cap *= 2;
+      if (!(m = realloc(s->mem, cap))) { s->failed = ENOMEM; return CAIRO_STATUS_NO_MEMORY; }
+      s->mem = m;
+      s->cap = cap;
+    }
+    memcpy(s->mem + s->len, data, length);
+    s->len += length;
+  }
+  return s->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
+static ct_status_t sink_open(sink_t *s, const char *path, ct_error_t *err) {
+  size_t n;
+  int fd;
+  memset(s, 0, sizeof *s);
+  if (strcmp(path, "-") == 0) return CT_OK;
+  n = strlen(path);
+  if (!(s->tmp_path = malloc(n + 16))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  snprintf(s->tmp_path, n + 16, "%s.tmp-XXXXXX", path);
+  fd = mkstemp(s->tmp_path);
+  if (fd >= 0) {   /* mkstemp makes 0600; give the file the usual umask-based mode */
+    mode_t mask = umask(022);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+  }
+  if (fd < 0 || !(s->file = fdopen(fd, "wb"))) {
+    int e = errno;
+    if (fd >= 0) { close(fd); unlink(s->tmp_path); }
+    free(s->tmp_path);
+    s->tmp_path = NULL;
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+  }
+  return CT_OK;
+}
+
+static void sink_abort(sink_t *s) {
+  if (s->file) fclose(s->file);
+  if (s->tmp_path) unlink(s->tmp_path);
+  free(s->tmp_path);
+  free(s->mem);
+  memset(s, 0, sizeof *s);
+}
+
+static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
+  int e = s->failed;
+  if (s->file) {
+    if (fclose(s->file) != 0 && !e) e = errno;
+    s->file = NULL;
+    if (!e && rename(s->tmp_path, path) != 0) e = errno;
+  } else if (!e) {
+    if (fwrite(s->mem, 1, s->len, stdout) != s->len || fflush(stdout) != 0) e = errno ? errno : EIO;
+  }
+  if (e) {
+    sink_abort(s);
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+  }
+  free(s->tmp_path);
+  free(s->mem);
+  memset(s, 0, sizeof *s);
+  return CT_OK;
+}
+
+/* ---- formats ---------------------------------------------------------- */
+
+static void paint_page(cairo_t *cr, cairo_surface_t *page) {
+  cairo_set_source_surface(cr, page, 0, 0);
+  cairo_paint(cr);
+}
+
+static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *err) {
+  return ct_set_error(err, s == CAIRO_STATUS_NO_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND,
+                      "%s: cannot render: %s", path, cairo_status_to_string(s));
+}
+
+static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
+                             const ct_write_options_t *o, sink_t *sink, ct_error_t *err) {
+  double scale = o->width_px > 0 ? o->width_px / c->width : o->dpi / 72.0;
+  double w = ceil(c->width * scale - 1e-6), h = ceil(c->height * scale - 1e-6);
+  cairo_surface_t *img;
+  cairo_t *cr;
+  cairo_status_t s;
+
+  if (w < 1) w = 1;
+  if (h < 1) h = 1;
+  if (w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS)
+    return ct_set_error(err, CT_ERR_LIMIT, "%s: image of %.0fx%.0f pixels exceeds the limit "
+                        "(%d per side, %.0f in all)", path, w, h, CT_MAX_IMAGE_SIDE,
+                        (double)CT_MAX_IMAGE_PIXELS);
+  img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+  cr = cairo_create(img);
+  cairo_scale(cr, scale, scale);
+  paint_page(cr, c->pages[page]);
+  s = cairo_status(cr);
+  cairo_destroy(cr);
+  if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_write_to_png_stream(img, sink_write, sink);
+  cairo_surface_destroy(img);
+  if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
+  return CT_OK;
+}
+
+static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, sink_t *sink,
+                             ct_error_t *err) {
+  cairo_surface_t *svg = cairo_svg_surface_create_for_stream(sink_write, sink, c->width, c->height);
+  cairo_t *cr;
+  cairo_status_t s;
+  cairo_svg_surface_restrict_to_version(svg, CAIRO_SVG_VERSION_1_1);
+  cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
+  cr = cairo_create(svg);
+  paint_page(cr, c->pages[page]);
+  s = cairo_status(cr);
+  cairo_destroy(cr);
+  cairo_surface_finish(svg);
+  if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_status(svg);
+  cairo_surface_destroy(svg);
+  if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
+  return CT_OK;
+}
+
+/* PDF dates: SOURCE_DATE_EPOCH when set (reproducible builds), else a fixed date. */
+static void pdf_date(char *buf, size_t size) {
+  const char *env = getenv("SOURCE_DATE_EPOCH");
+  time_t t = 946684800;   /* 2000-01-01T00:00:00Z */
+  struct tm tm;
+  if (env && *env) {
+    char *end;
+    long long v = strtoll(env, &end, 10);
+    if (*end == '\0' && v >= 0) t = (time_t)v;
+  }
+  gmtime_r(&t, &tm);
+  strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_options_t *o,
+                             sink_t *sink, ct_error_t *err) {
+  cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(sink_write, sink, c->width, c->height);
+  cairo_t *cr;
+  cairo_status_t s;
+  char date[32];
+  unsigned i;
+
+  pdf_date(date, sizeof date);
+  cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+  cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+  if (o->title) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, o->title);
+  if (o->author) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_AUTHOR, o->author);
+  if (o->subject) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_SUBJECT, o->subject);
+  if (o->keywords) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_KEYWORDS, o->keywords);
+  if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
+  cr = cairo_create(pdf);
+  for (i = 0; i < c->npages; i++) {
+    paint_page(cr, c->pages[i]);
+    cairo_show_page(cr);
+  }
+  s = cairo_status(cr);
+  cairo_destroy(cr);
+  cairo_surface_finish(pdf);
+  if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_status(pdf);
+  cairo_surface_destroy(pdf);
+  if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
+  return CT_OK;
+}
+
+/* "poster.png", page 2 -> "poster-2.png". */
+static char *page_path(const char *path, unsigned page) {
+  const char *dot = strrchr(path, '.');
+  size_t n = strlen(path), stem = dot && !strchr(dot, '/') ? (size_t)(dot - path) : n;
+  char *p = malloc(n + 16);
+  if (p) snprintf(p, n + 16, "%.*s-%u%s", (int)stem, path, page + 1, path + stem);
+  return p;
+}
+
+ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_options_t *opts,
+                            ct_error_t *err) {
+  ct_write_options_t defaults;
+  ct_output_t fmt;
+  unsigned i, n;
+  ct_status_t st = CT_OK;
+
+  if (!opts) {
+    ct_write_options_init(&defaults);
+    opts = &defaults;
+  }
+  fmt = opts->format != CT_OUTPUT_AUTO ? opts->format : ct_output_from_path(path);
+  if (fmt == CT_OUTPUT_AUTO) fmt = CT_OUTPUT_PNG;
+  if (fmt == CT_OUTPUT_PNG && opts->width_px <= 0 &&
+      (!isfinite(opts->dpi) || opts->dpi <= 0 || opts->dpi > CT_MAX_DPI))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: resolution %g dpi out of range (0 < dpi <= %g)",
+                        path, opts->dpi, CT_MAX_DPI);
+  if (fmt == CT_OUTPUT_PNG && opts->width_px > CT_MAX_IMAGE_SIDE)
+    return ct_set_error(err, CT_ERR_LIMIT, "%s: width %d px exceeds the limit of %d", path,
+                        opts->width_px, CT_MAX_IMAGE_SIDE);
+
+  /* PDF holds every page; PNG and SVG hold one, so several pages make several files. */
+  n = fmt == CT_OUTPUT_PDF || c->npages == 1 || strcmp(path, "-") == 0 ? 1 : c->npages;
+  for (i = 0; i < n && st == CT_OK; i++) {
+    char *name = n > 1 ? page_path(path, i) : NULL;
+    const char *target = name ? name : path;
+    sink_t sink;
+    if (n > 1 && !name) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    st = sink_open(&sink, target, err);
+    if (st == CT_OK) {
+      switch (fmt) {
+      case CT_OUTPUT_PDF: st = write_pdf(c, target, opts, &sink, err); break;
+      case CT_OUTPUT_SVG: st = write_svg(c, i, target, &sink, err); break;
+      default: st = write_png(c, i, target, opts, &sink, err); break;
+      }
+      if (st == CT_OK) st = sink_commit(&sink, target, err);
+      else sink_abort(&sink);
+    }
+    free(name);
+  }
+  return st;
+}

@@ -1,0 +1,359 @@
+/*
+** ct.h: the one public header of the chromatype core (src/core/).
+** Fonts, palettes, paint trees, shaping and canvases; pure C, no Lua.
+** Nothing here prints or exits; no function longjmps.  See LICENSE.
+*/
+#ifndef CT_H
+#define CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CT_VERSION_STRING "0.1.0"
+
+/* ---- status and errors ------------------------------------------------ */
+
+typedef enum {
+  CT_OK = 0,
+  CT_ERR_NOMEM,
+  CT_ERR_IO,              /* a file could not be read or written */
+  CT_ERR_INVALID_FONT,    /* not a font, truncated, or rejected by FreeType */
+  CT_ERR_INVALID_ARG,     /* a value out of range (palette index, size, ...) */
+  CT_ERR_NOT_FOUND,       /* glyph, table or name absent */
+  CT_ERR_LIMIT,           /* a limit of ct-limits.h was hit */
+  CT_ERR_BACKEND          /* cairo, FreeType or HarfBuzz failed */
+} ct_status_t;
+
+/* Detail for a failure: filled by functions taking a ct_error_t * (may be NULL). */
+typedef struct {
+  ct_status_t status;
+  char message[512];
+} ct_error_t;
+
+const char *ct_status_string(ct_status_t status);
+
+/* ---- colors ----------------------------------------------------------- */
+
+typedef struct { double r, g, b, a; } ct_rgba_t;   /* straight alpha, 0..1 */
+
+#define CT_PALETTE_FOREGROUND 0xFFFFu    /* CPAL index meaning the text color */
+
+/* Parses "RRGGBB", "RRGGBBAA", "#RGB", "#RRGGBB[AA]"; returns 0 on success. */
+int ct_rgba_parse(const char *s, ct_rgba_t *out);
+
+/* ---- fonts ------------------------------------------------------------ */
+
+typedef struct ct_font ct_font_t;
+
+typedef enum {
+  CT_COLOR_COLR0  = 1 << 0,
+  CT_COLOR_COLR1  = 1 << 1,
+  CT_COLOR_SVG    = 1 << 2,
+  CT_COLOR_CBDT   = 1 << 3,
+  CT_COLOR_SBIX   = 1 << 4
+} ct_color_formats_t;
+
+typedef enum {
+  CT_PALETTE_TYPE_LIGHT = 1,   /* usable with a light background */
+  CT_PALETTE_TYPE_DARK  = 2    /* usable with a dark background */
+} ct_palette_type_t;
+
+typedef struct {
+  uint32_t tag;                /* e.g. 'wght' */
+  char     tag_str[5];
+  double   min, def, max;
+  char     name[128];
+  int      hidden;
+} ct_axis_t;
+
+typedef struct {
+  char     family[256];
+  char     style[256];
+  char     full_name[256];
+  char     postscript_name[256];
+  char     version[256];
+  unsigned units_per_em;
+  int      ascender, descender, line_gap;   /* font units, hhea/OS2 */
+  unsigned glyph_count;
+  unsigned face_index, face_count;
+  unsigned color_formats;                   /* ct_color_formats_t bits */
+  const char *container;                    /* "TrueType", "CFF", "WOFF", "WOFF2", "collection" */
+  int      is_variable;
+} ct_font_info_t;
+
+/* Opens face `index` of a font file (TrueType, CFF, collections, WOFF, WOFF2).
+   Returns a new reference or NULL with `err` filled (message names the file). */
+ct_font_t *ct_font_create_from_file(const char *path, unsigned index, ct_error_t *err);
+
+/* The same from memory; `data` is copied, so the caller keeps ownership.
+   `name` is used in messages (e.g. "<memory>"). */
+ct_font_t *ct_font_create_from_data(const void *data, size_t size, unsigned index,
+                                    const char *name, ct_error_t *err);
+
+ct_font_t *ct_font_reference(ct_font_t *font);   /* NULL-safe */
+void       ct_font_destroy(ct_font_t *font);     /* NULL-safe; drops one reference */
+
+const char *ct_font_get_path(const ct_font_t *font);    /* the file name or the given name */
+void        ct_font_get_info(ct_font_t *font, ct_font_info_t *info);
+
+unsigned ct_font_get_axis_count(ct_font_t *font);
+int      ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis);
+/* Sets variation coordinates from "wght=700,wdth=80" (unknown axes are an error).
+   Clears cached outlines. */
+ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err);
+
+/* Glyph lookups. */
+int      ct_font_get_nominal_glyph(ct_font_t *font, uint32_t codepoint, unsigned *gid);
+int      ct_font_get_glyph_name(ct_font_t *font, unsigned gid, char *buf, size_t size);
+double   ct_font_get_glyph_advance(ct_font_t *font, unsigned gid);  /* font units */
+
+/* ---- palettes (CPAL) -------------------------------------------------- */
+
+unsigned ct_font_get_palette_count(ct_font_t *font);
+unsigned ct_font_get_palette_entry_count(ct_font_t *font);
+unsigned ct_font_get_palette_type(ct_font_t *font, unsigned palette);   /* ct_palette_type_t bits */
+/* Name of a palette or an entry label from the name table (UTF-8); returns 0 and ""
+   when the font has none. */
+int ct_font_get_palette_name(ct_font_t *font, unsigned palette, char *buf, size_t size);
+int ct_font_get_palette_entry_label(ct_font_t *font, unsigned entry, char *buf, size_t size);
+/* Fills up to `count` colors of `palette`; returns how many the palette has. */
+unsigned ct_font_get_palette_colors(ct_font_t *font, unsigned palette, ct_rgba_t *colors,
+                                    unsigned count);
+/* Finds the first palette of a type; returns -1 if none. */
+int ct_font_find_palette(ct_font_t *font, unsigned type);
+
+/* Draw-time palette choice: base palette, entry overrides and the text color. */
+typedef struct {
+  unsigned  index;
+  ct_rgba_t color;
+} ct_palette_override_t;
+
+/* ---- the paint tree --------------------------------------------------- */
+
+typedef enum {
+  CT_PAINT_LAYERS = 0,   /* children bottom to top */
+  CT_PAINT_GLYPH,        /* a glyph outline clips its child */
+  CT_PAINT_SOLID,        /* fills with a color */
+  CT_PAINT_LINEAR,
+  CT_PAINT_RADIAL,
+  CT_PAINT_SWEEP,
+  CT_PAINT_TRANSFORM,    /* affine matrix applied to the child */
+  CT_PAINT_COMPOSITE,    /* source composited onto backdrop */
+  CT_PAINT_CLIP,         /* rectangle clips the child */
+  CT_PAINT_KIND_COUNT
+} ct_paint_kind_t;
+
+/* A color of the tree: a palette entry (symbolic until drawing), the text color,
+   or an explicit color; `alpha` multiplies it. */
+typedef enum {
+  CT_COLOR_PALETTE = 0,
+  CT_COLOR_FOREGROUND,
+  CT_COLOR_RGBA
+} ct_color_kind_t;
+
+typedef struct {
+  ct_color_kind_t kind;
+  unsigned        index;   /* palette entry for CT_COLOR_PALETTE */
+  ct_rgba_t       rgba;    /* for CT_COLOR_RGBA */
+  double          alpha;
+} ct_color_t;
+
+typedef enum { CT_EXTEND_PAD = 0, CT_EXTEND_REPEAT, CT_EXTEND_REFLECT } ct_extend_t;
+
+typedef struct {
+  double     offset;
+  ct_color_t color;
+} ct_color_stop_t;
+
+typedef struct {
+  ct_extend_t      extend;
+  unsigned         count;
+  ct_color_stop_t *stops;
+} ct_color_line_t;
+
+/* Composite modes, numbered as in the COLR table. */
+typedef enum {
+  CT_COMPOSITE_CLEAR = 0, CT_COMPOSITE_SRC, CT_COMPOSITE_DEST, CT_COMPOSITE_SRC_OVER,
+  CT_COMPOSITE_DEST_OVER, CT_COMPOSITE_SRC_IN, CT_COMPOSITE_DEST_IN, CT_COMPOSITE_SRC_OUT,
+  CT_COMPOSITE_DEST_OUT, CT_COMPOSITE_SRC_ATOP, CT_COMPOSITE_DEST_ATOP, CT_COMPOSITE_XOR,
+  CT_COMPOSITE_PLUS, CT_COMPOSITE_SCREEN, CT_COMPOSITE_OVERLAY, CT_COMPOSITE_DARKEN,
+  CT_COMPOSITE_LIGHTEN, CT_COMPOSITE_COLOR_DODGE, CT_COMPOSITE_COLOR_BURN,
+  CT_COMPOSITE_HARD_LIGHT, CT_COMPOSITE_SOFT_LIGHT, CT_COMPOSITE_DIFFERENCE,
+  CT_COMPOSITE_EXCLUSION, CT_COMPOSITE_MULTIPLY, CT_COMPOSITE_HSL_HUE,
+  CT_COMPOSITE_HSL_SATURATION, CT_COMPOSITE_HSL_COLOR, CT_COMPOSITE_HSL_LUMINOSITY,
+  CT_COMPOSITE_MODE_COUNT
+} ct_composite_mode_t;
+
+typedef struct ct_paint ct_paint_t;
+
+/* Paint nodes are refcounted and immutable once shared; the fields are public so
+   that walkers (Lua bindings, renderers, traces) can read them. */
+struct ct_paint {
+  int             ref;
+  ct_paint_kind_t kind;
+  union {
+    struct { ct_paint_t **children; unsigned count; } layers;
+    /* font NULL: the font the tree is drawn with (trees cached in a font) */
+    struct { ct_font_t *font; unsigned gid; ct_paint_t *child; } glyph;
+    struct { ct_color_t color; } solid;
+    struct { ct_color_line_t line; double x0, y0, x1, y1, x2, y2; } linear;
+    struct { ct_color_line_t line; double x0, y0, r0, x1, y1, r1; } radial;
+    struct { ct_color_line_t line; double cx, cy, start_angle, end_angle; } sweep;  /* degrees */
+    struct { double xx, yx, xy, yy, dx, dy; ct_paint_t *child; } transform;   /* cairo order */
+    struct { ct_composite_mode_t mode; ct_paint_t *source, *backdrop; } composite;
+    struct { double x0, y0, x1, y1; ct_paint_t *child; } clip;
+  } u;
+};
+
+/* Constructors return a new node with one reference, or NULL when out of memory.
+   They take ownership of the child references passed in (even on failure). */
+ct_paint_t *ct_paint_layers_create(unsigned capacity);
+ct_status_t ct_paint_layers_append(ct_paint_t *layers, ct_paint_t *child);   /* takes child */
+ct_paint_t *ct_paint_glyph_create(ct_font_t *font, unsigned gid, ct_paint_t *child);
+ct_paint_t *ct_paint_solid_create(ct_color_t color);
+ct_paint_t *ct_paint_transform_create(const double m[6], ct_paint_t *child);
+ct_paint_t *ct_paint_composite_create(ct_composite_mode_t mode, ct_paint_t *source,
+                                      ct_paint_t *backdrop);
+ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_paint_t *child);
+/* Gradients copy the stops. */
+ct_paint_t *ct_paint_linear_create(const ct_color_line_t *line, const double p[6]);
+ct_paint_t *ct_paint_radial_create(const ct_color_line_t *line, const double c[6]);
+ct_paint_t *ct_paint_sweep_create(const ct_color_line_t *line, double cx, double cy,
+                                  double start_deg, double end_deg);
+
+ct_paint_t *ct_paint_reference(ct_paint_t *paint);   /* NULL-safe */
+void        ct_paint_destroy(ct_paint_t *paint);     /* NULL-safe */
+const char *ct_paint_kind_name(ct_paint_kind_t kind);
+int         ct_paint_kind_from_name(const char *name);   /* -1 if unknown */
+const char *ct_composite_mode_name(ct_composite_mode_t mode);
+int         ct_composite_mode_from_name(const char *name);
+ct_color_t  ct_color_palette(unsigned index, double alpha);
+ct_color_t  ct_color_foreground(double alpha);
+ct_color_t  ct_color_rgba(ct_rgba_t rgba);
+
+/* Which representation of a glyph to use. AUTO prefers COLRv1 > COLRv0 > SVG > bitmap. */
+typedef enum {
+  CT_FORMAT_AUTO = 0,
+  CT_FORMAT_COLR1,
+  CT_FORMAT_COLR0,
+  CT_FORMAT_SVG,
+  CT_FORMAT_BITMAP,
+  CT_FORMAT_MONO        /* the plain outline in the text color, ignoring color tables */
+} ct_format_t;
+
+const char *ct_format_name(ct_format_t format);
+int         ct_format_from_name(const char *name);   /* -1 if unknown */
+
+/* The paint tree of a glyph in the given format (falling back to the outline in the
+   text color when the glyph has no data in that format). Returns a new reference to a
+   tree cached in the font; never NULL unless out of memory. */
+ct_paint_t *ct_font_get_glyph_paint(ct_font_t *font, unsigned gid, ct_format_t format,
+                                    ct_error_t *err);
+
+/* ---- shaping ---------------------------------------------------------- */
+
+typedef enum { CT_DIR_AUTO = 0, CT_DIR_LTR, CT_DIR_RTL, CT_DIR_TTB, CT_DIR_BTT } ct_direction_t;
+
+typedef struct {
+  const char     *features;   /* "+liga,-kern,ss01=1" (HarfBuzz syntax), or NULL */
+  const char     *script;     /* ISO 15924 "Latn", or NULL: guessed */
+  const char     *language;   /* BCP 47 "en", or NULL: default */
+  ct_direction_t  direction;
+} ct_shape_options_t;
+
+typedef struct {
+  unsigned gid;
+  uint32_t cluster;          /* byte offset of the cluster in the UTF-8 text */
+  double   x_advance, y_advance, x_offset, y_offset;   /* font units, y up */
+} ct_glyph_pos_t;
+
+typedef struct {
+  ct_glyph_pos_t *glyphs;
+  unsigned        count;
+  ct_direction_t  direction;  /* resolved */
+} ct_shaped_t;
+
+/* Shapes UTF-8 text; `out` is filled and must be released with ct_shaped_fini. */
+ct_status_t ct_shape(ct_font_t *font, const char *utf8, size_t len,
+                     const ct_shape_options_t *opts, ct_shaped_t *out, ct_error_t *err);
+void ct_shaped_fini(ct_shaped_t *shaped);
+
+/* ---- canvases and output ---------------------------------------------- */
+
+typedef struct ct_canvas ct_canvas_t;
+
+typedef enum { CT_OUTPUT_AUTO = 0, CT_OUTPUT_PNG, CT_OUTPUT_PDF, CT_OUTPUT_SVG } ct_output_t;
+
+const char *ct_output_name(ct_output_t output);
+int         ct_output_from_name(const char *name);          /* -1 if unknown */
+ct_output_t ct_output_from_path(const char *path);          /* by extension; AUTO if none */
+
+/* Warnings of drawing (missing characters, fallbacks), never fatal. */
+typedef void (*ct_warning_func_t)(void *data, const char *message);
+
+typedef struct {
+  double                       size;          /* em size in points (user units) */
+  unsigned                     palette;       /* CPAL palette index */
+  const ct_palette_override_t *overrides;
+  unsigned                     override_count;
+  ct_rgba_t                    foreground;    /* text color and palette index 0xFFFF */
+  ct_format_t                  format;
+  ct_shape_options_t           shape;
+} ct_text_style_t;
+
+void ct_text_style_init(ct_text_style_t *style);   /* 12 pt, palette 0, black, AUTO */
+
+/* A canvas records pages of drawing in points (1/72 in) and writes them to a file.
+   Returns a new canvas or NULL with `err` filled. */
+ct_canvas_t *ct_canvas_create(double width, double height, ct_error_t *err);
+void         ct_canvas_destroy(ct_canvas_t *canvas);
+ct_canvas_t *ct_canvas_reference(ct_canvas_t *canvas);
+void         ct_canvas_set_warning_func(ct_canvas_t *canvas, ct_warning_func_t func, void *data);
+double       ct_canvas_get_width(const ct_canvas_t *canvas);
+double       ct_canvas_get_height(const ct_canvas_t *canvas);
+unsigned     ct_canvas_get_page_count(const ct_canvas_t *canvas);
+/* Starts a new page of the canvas size (the first page exists from creation). */
+ct_status_t  ct_canvas_new_page(ct_canvas_t *canvas, ct_error_t *err);
+/* Fills the current page's background. */
+ct_status_t  ct_canvas_fill_background(ct_canvas_t *canvas, ct_rgba_t color, ct_error_t *err);
+ct_status_t  ct_canvas_fill_rect(ct_canvas_t *canvas, double x, double y, double w, double h,
+                                 ct_rgba_t color, ct_error_t *err);
+
+/* Shapes and draws UTF-8 text with its baseline origin at (x, y), y down from the top
+   of the page.  `advance` (may be NULL) receives the pen advance in points. */
+ct_status_t ct_canvas_draw_text(ct_canvas_t *canvas, ct_font_t *font, const char *utf8,
+                                size_t len, const ct_text_style_t *style, double x, double y,
+                                double *advance, ct_error_t *err);
+/* Draws already shaped glyphs (font units) at (x, y). */
+ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *canvas, ct_font_t *font, const ct_shaped_t *run,
+                                  const ct_text_style_t *style, double x, double y,
+                                  ct_error_t *err);
+/* Draws a paint tree in font units (y up) scaled to `style->size` at (x, y). */
+ct_status_t ct_canvas_draw_paint(ct_canvas_t *canvas, ct_font_t *font, const ct_paint_t *paint,
+                                 const ct_text_style_t *style, double x, double y,
+                                 ct_error_t *err);
+
+typedef struct {
+  ct_output_t format;      /* AUTO: from the path's extension, else PNG */
+  double      dpi;         /* PNG: pixels per inch (default 72: 1 px per point) */
+  int         width_px;    /* PNG: if > 0, the pixel width (height keeps the aspect) */
+  const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */
+} ct_write_options_t;
+
+void ct_write_options_init(ct_write_options_t *opts);
+
+/* Writes every page: PDF and SVG (SVG: the first page) to `path`, PNG to `path`
+   when there is one page, else to path-1.png, path-2.png...  "-" writes to stdout.
+   Files are written to a temporary name and renamed: a failure leaves no file.
+   PDF dates come from SOURCE_DATE_EPOCH, else a fixed date, so output is repeatable. */
+ct_status_t ct_canvas_write(ct_canvas_t *canvas, const char *path,
+                            const ct_write_options_t *opts, ct_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CT_H */

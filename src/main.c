@@ -1,0 +1,650 @@
+/*
+** main.c: the chromatype command line: `view` (hb-view's options), `info`, and
+** running Lua scripts with the library loaded.  Uses the core and the Lua bindings.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "ct.h"
+#include "embedded.h"
+#include "lua/l_core.h"
+
+#define EXIT_USAGE 2
+
+static const char *progname = "chromatype";
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+static void die(int code, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", progname);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(code);
+}
+
+static void warn_stderr(void *data, const char *msg) {
+  (void)data;
+  fprintf(stderr, "%s: warning: %s\n", progname, msg);
+}
+
+static const char usage_main[] =
+  "usage: chromatype SCRIPT.lua [ARGS...]      run a Lua script with the chromatype library\n"
+  "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
+  "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
+  "       chromatype --help | --version\n"
+  "\n"
+  "'chromatype view --help' and 'chromatype info --help' list their options.\n";
+
+static const char usage_view[] =
+  "usage: chromatype view FONT TEXT [OPTIONS]\n"
+  "       chromatype view FONT --unicodes=U+1F600,U+1F601 [OPTIONS]\n"
+  "Renders one line of text, like HarfBuzz's hb-view, with the font's color glyphs.\n"
+  "\n"
+  "  -o, --output-file=FILE     output file; '-' is standard output (default: '-')\n"
+  "  -O, --output-format=FMT    png, pdf or svg (default: from the file name, else png)\n"
+  "      --font-size=SIZE       em size in points; 1 pt = 1 px at 72 dpi (default: 256)\n"
+  "      --font-palette=N       CPAL palette index, or 'light', 'dark', or a palette name (default: 0)\n"
+  "      --custom-palette=IDX=RRGGBBAA,...\n"
+  "                             override palette entries\n"
+  "      --foreground=RRGGBB[AA] text color, also palette index 0xFFFF (default: 000000)\n"
+  "      --background=RRGGBB[AA] background; 00000000 is transparent (default: FFFFFF)\n"
+  "      --margin=T[,R[,B[,L]]] margins in points, like CSS (default: 16)\n"
+  "      --unicodes=U+XXXX,...  text as code points instead of TEXT\n"
+  "      --text=TEXT            the text (instead of the positional TEXT)\n"
+  "      --features=LIST        OpenType features: +liga,-kern,ss01=1,...\n"
+  "      --variations=LIST      axis values: wght=700,wdth=80\n"
+  "      --script=ISO15924      script (default: guessed)\n"
+  "      --language=BCP47       language\n"
+  "      --direction=DIR        ltr, rtl, ttb or btt (default: from the script)\n"
+  "      --face-index=N         face of a collection (default: 0)\n"
+  "      --format=FMT           color format: auto, colr1, colr0, svg, bitmap, mono (mono = the\n"
+  "                             plain base glyph in the text color; default: auto)\n"
+  "      --dpi=N                PNG resolution (default: 72)\n"
+  "  -h, --help                 this help\n"
+  "      --version              the version\n";
+
+static const char usage_info[] =
+  "usage: chromatype info FONT [--face-index=N] [--json]\n"
+  "Reports names, metrics, glyph count, color formats, palettes (index, type, name, entries\n"
+  "as hex with their labels) and variation axes.\n"
+  "\n"
+  "      --face-index=N   face of a collection (default: 0)\n"
+  "      --json           machine-readable output\n"
+  "  -h, --help           this help\n";
+
+/* ---- option parsing --------------------------------------------------- */
+
+typedef struct {
+  int          argc, i;
+  char       **argv;
+  const char  *usage;
+  const char  *value;     /* the current option's value */
+} opts_t;
+
+/* Matches `name` (with or without "=value"); takes the value from the next argument
+   when `has_value` and it was not attached. */
+static int opt_is(opts_t *o, const char *arg, const char *name, int has_value) {
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) != 0) return 0;
+  if (arg[n] == '=') {
+    if (!has_value) die(EXIT_USAGE, "option '%s' takes no value", name);
+    o->value = arg + n + 1;
+    return 1;
+  }
+  if (arg[n] != '\0') return 0;
+  if (has_value) {
+    if (o->i + 1 >= o->argc) die(EXIT_USAGE, "option '%s' needs a value", name);
+    o->value = o->argv[++o->i];
+  }
+  return 1;
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max) {
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < min || v > max)
+    die(EXIT_USAGE, "bad value '%s' for %s (want an integer from %ld to %ld)", s, opt, min, max);
+  return v;
+}
+
+static double parse_double(const char *opt, const char *s, double min, double max) {
+  char *end;
+  double v;
+  errno = 0;
+  v = strtod(s, &end);
+  if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+    die(EXIT_USAGE, "bad value '%s' for %s (want a number from %g to %g)", s, opt, min, max);
+  return v;
+}
+
+static ct_rgba_t parse_color(const char *opt, const char *s) {
+  ct_rgba_t c;
+  if (ct_rgba_parse(s, &c) != 0)
+    die(EXIT_USAGE, "bad color '%s' for %s (want RRGGBB or RRGGBBAA)", s, opt);
+  return c;
+}
+
+/* "0=FF0000FF,3=00FF0080" */
+static ct_palette_override_t *parse_custom_palette(const char *s, unsigned *count) {
+  ct_palette_override_t *ov = NULL;
+  unsigned n = 0;
+  const char *p = s;
+  while (p && *p) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    char item[64], *eq, *stop;
+    unsigned long idx;
+    if (len == 0 || len >= sizeof item)
+      die(EXIT_USAGE, "bad --custom-palette entry '%.*s' (want IDX=RRGGBBAA)", (int)len, p);
+    memcpy(item, p, len);
+    item[len] = '\0';
+    eq = strchr(item, '=');
+    if (!eq) die(EXIT_USAGE, "bad --custom-palette entry '%s' (want IDX=RRGGBBAA)", item);
+    *eq = '\0';
+    errno = 0;
+    idx = strtoul(item, &stop, 10);
+    if (errno || stop == item || *stop || idx > 65534)
+      die(EXIT_USAGE, "bad palette index '%s' in --custom-palette (want 0..65534)", item);
+    if (!(ov = realloc(ov, (n + 1) * sizeof *ov))) die(1, "out of memory");
+    ov[n].index = (unsigned)idx;
+    ov[n].color = parse_color("--custom-palette", eq + 1);
+    n++;
+    p = end ? end + 1 : NULL;
+  }
+  *count = n;
+  return ov;
+}
+
+/* "U+1F600,U+1F601,263A" -> UTF-8 */
+static char *parse_unicodes(const char *s) {
+  size_t cap = strlen(s) * 4 + 8, len = 0;
+  char *out = malloc(cap);
+  const char *p = s;
+  if (!out) die(1, "out of memory");
+  while (*p) {
+    char *end;
+    unsigned long cp;
+    while (*p == ',' || *p == ' ') p++;
+    if (!*p) break;
+    if ((p[0] == 'U' || p[0] == 'u') && p[1] == '+') p += 2;
+    else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+    errno = 0;
+    cp = strtoul(p, &end, 16);
+    if (errno || end == p || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+        (*end && *end != ',' && *end != ' '))
+      die(EXIT_USAGE, "bad code point '%.*s' in --unicodes (want U+XXXX,...)",
+          (int)strcspn(p, ", "), p);
+    if (cp < 0x80) out[len++] = (char)cp;
+    else if (cp < 0x800) {
+      out[len++] = (char)(0xC0 | (cp >> 6));
+      out[len++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out[len++] = (char)(0xE0 | (cp >> 12));
+      out[len++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[len++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+      out[len++] = (char)(0xF0 | (cp >> 18));
+      out[len++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+      out[len++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[len++] = (char)(0x80 | (cp & 0x3F));
+    }
+    p = end;
+  }
+  out[len] = '\0';
+  return out;
+}
+
+static void parse_margin(const char *s, double m[4]) {
+  double v[4];
+  int n = 0;
+  const char *p = s;
+  while (*p && n < 4) {
+    char *end;
+    v[n] = strtod(p, &end);
+    if (end == p || !isfinite(v[n]) || v[n] < 0 || v[n] > 10000 || (*end && *end != ',' && *end != ' '))
+      die(EXIT_USAGE, "bad value '%s' for --margin (want 1 to 4 numbers, e.g. 16 or 8,16)", s);
+    n++;
+    p = *end ? end + 1 : end;
+  }
+  if (n == 0 || *p) die(EXIT_USAGE, "bad value '%s' for --margin (want 1 to 4 numbers)", s);
+  /* CSS order: top, right, bottom, left */
+  m[0] = v[0];
+  m[1] = n > 1 ? v[1] : v[0];
+  m[2] = n > 2 ? v[2] : v[0];
+  m[3] = n > 3 ? v[3] : m[1];
+}
+
+static ct_font_t *open_font(const char *path, unsigned index) {
+  ct_error_t err;
+  ct_font_t *font = ct_font_create_from_file(path, index, &err);
+  if (!font) die(1, "%s", err.message);
+  return font;
+}
+
+/* A palette by index, type ("light", "dark") or name. */
+static unsigned resolve_palette(ct_font_t *font, const char *s) {
+  unsigned n = ct_font_get_palette_count(font), i;
+  char *end;
+  unsigned long v;
+  char name[256];
+  int found;
+  errno = 0;
+  v = strtoul(s, &end, 10);
+  if (end != s && !*end && !errno) {
+    if (v >= (n ? n : 1))
+      die(1, "%s: palette %lu out of range (the font has %u palette%s%s)", ct_font_get_path(font), v,
+          n, n == 1 ? "" : "s", n ? "" : ": it has no CPAL table");
+    return (unsigned)v;
+  }
+  if (strcmp(s, "light") == 0 || strcmp(s, "dark") == 0) {
+    found = ct_font_find_palette(font, s[0] == 'l' ? CT_PALETTE_TYPE_LIGHT : CT_PALETTE_TYPE_DARK);
+    if (found < 0) die(1, "%s: no palette of type '%s'", ct_font_get_path(font), s);
+    return (unsigned)found;
+  }
+  for (i = 0; i < n; i++)
+    if (ct_font_get_palette_name(font, i, name, sizeof name) && strcmp(name, s) == 0) return i;
+  die(1, "%s: no palette named '%s'", ct_font_get_path(font), s);
+}
+
+/* ---- view ------------------------------------------------------------- */
+
+static int cmd_view(int argc, char **argv) {
+  opts_t o = { argc, 1, argv, usage_view, NULL };
+  const char *font_path = NULL, *text = NULL, *out = "-", *features = NULL, *variations = NULL;
+  const char *palette = NULL, *script = NULL, *language = NULL, *custom = NULL;
+  char *unicodes = NULL;
+  ct_output_t ofmt = CT_OUTPUT_AUTO;
+  ct_text_style_t style;
+  ct_write_options_t wo;
+  ct_palette_override_t *overrides = NULL;
+  ct_rgba_t background = { 1, 1, 1, 1 };
+  double margin[4] = { 16, 16, 16, 16 }, advance = 0, width, height, asc, desc;
+  unsigned face_index = 0;
+  ct_font_info_t info;
+  ct_font_t *font;
+  ct_canvas_t *canvas;
+  ct_shaped_t run;
+  ct_error_t err;
+  unsigned i;
+
+  ct_text_style_init(&style);
+  ct_write_options_init(&wo);
+  style.size = 256;
+  for (; o.i < argc; o.i++) {
+    const char *a = argv[o.i];
+    if (a[0] != '-' || strcmp(a, "-") == 0) {
+      if (!font_path) font_path = a;
+      else if (!text) text = a;
+      else die(EXIT_USAGE, "view: unexpected argument '%s' (quote text with spaces)", a);
+    } else if (strcmp(a, "--") == 0) {
+      for (o.i++; o.i < argc; o.i++) {
+        if (!font_path) font_path = argv[o.i];
+        else if (!text) text = argv[o.i];
+        else die(EXIT_USAGE, "view: unexpected argument '%s'", argv[o.i]);
+      }
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_view, stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("chromatype %s\n", CT_VERSION_STRING);
+      return 0;
+    } else if (opt_is(&o, a, "-o", 1) || opt_is(&o, a, "--output-file", 1)) {
+      out = o.value;
+    } else if (opt_is(&o, a, "-O", 1) || opt_is(&o, a, "--output-format", 1)) {
+      int f = ct_output_from_name(o.value);
+      if (f < 0) die(EXIT_USAGE, "bad value '%s' for --output-format (want png, pdf or svg)", o.value);
+      ofmt = (ct_output_t)f;
+    } else if (opt_is(&o, a, "--font-size", 1)) {
+      style.size = parse_double("--font-size", o.value, 0.01, 100000);
+    } else if (opt_is(&o, a, "--font-palette", 1)) {
+      palette = o.value;
+    } else if (opt_is(&o, a, "--custom-palette", 1)) {
+      custom = o.value;
+    } else if (opt_is(&o, a, "--foreground", 1)) {
+      style.foreground = parse_color("--foreground", o.value);
+    } else if (opt_is(&o, a, "--background", 1)) {
+      background = parse_color("--background", o.value);
+    } else if (opt_is(&o, a, "--margin", 1)) {
+      parse_margin(o.value, margin);
+    } else if (opt_is(&o, a, "--unicodes", 1) || opt_is(&o, a, "-u", 1)) {
+      free(unicodes);
+      unicodes = parse_unicodes(o.value);
+    } else if (opt_is(&o, a, "--text", 1)) {
+      text = o.value;
+    } else if (opt_is(&o, a, "--features", 1)) {
+      features = o.value;
+    } else if (opt_is(&o, a, "--variations", 1)) {
+      variations = o.value;
+    } else if (opt_is(&o, a, "--script", 1)) {
+      script = o.value;
+    } else if (opt_is(&o, a, "--language", 1)) {
+      language = o.value;
+    } else if (opt_is(&o, a, "--direction", 1)) {
+      static const char *const dirs[] = { "ltr", "rtl", "ttb", "btt" };
+      for (i = 0; i < 4 && strcmp(o.value, dirs[i]) != 0; i++) {}
+      if (i == 4) die(EXIT_USAGE, "bad value '%s' for --direction (want ltr, rtl, ttb or btt)", o.value);
+      style.shape.direction = (ct_direction_t)(CT_DIR_LTR + i);
+    } else if (opt_is(&o, a, "--face-index", 1) || opt_is(&o, a, "-y", 1)) {
+      face_index = (unsigned)parse_long("--face-index", o.value, 0, 65535);
+    } else if (opt_is(&o, a, "--format", 1)) {
+      int f = ct_format_from_name(o.value);
+      if (f < 0) die(EXIT_USAGE, "bad value '%s' for --format (want auto, colr1, colr0, svg, bitmap or mono)", o.value);
+      style.format = (ct_format_t)f;
+    } else if (opt_is(&o, a, "--dpi", 1)) {
+      wo.dpi = parse_double("--dpi", o.value, 1, 9600);
+    } else {
+      die(EXIT_USAGE, "view: unknown option '%s' (see 'chromatype view --help')", a);
+    }
+  }
+  if (!font_path) die(EXIT_USAGE, "view: no font given (see 'chromatype view --help')");
+  if (unicodes) {
+    if (text && text != unicodes) die(EXIT_USAGE, "view: give TEXT or --unicodes, not both");
+    text = unicodes;
+  }
+  if (!text) die(EXIT_USAGE, "view: no text given (TEXT, --text or --unicodes)");
+  if (custom) overrides = parse_custom_palette(custom, &style.override_count);
+  style.overrides = overrides;
+  style.shape.features = features;
+  style.shape.script = script;
+  style.shape.language = language;
+  wo.format = ofmt;
+
+  font = open_font(font_path, face_index);
+  if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) die(1, "%s", err.message);
+  if (palette) style.palette = resolve_palette(font, palette);
+  ct_font_get_info(font, &info);
+
+  /* hb-view's geometry: the line's advance and the font's ascender/descender, plus margins. */
+  if (ct_shape(font, text, strlen(text), &style.shape, &run, &err) != CT_OK) die(1, "%s", err.message);
+  for (i = 0; i < run.count; i++) advance += run.glyphs[i].x_advance;
+  ct_shaped_fini(&run);
+  advance *= style.size / info.units_per_em;
+  asc = info.ascender * style.size / info.units_per_em;
+  desc = -info.descender * style.size / info.units_per_em;
+  width = margin[3] + advance + margin[1];
+  height = margin[0] + asc + desc + margin[2];
+  if (width < 1) width = 1;
+  if (height < 1) height = 1;
+
+  canvas = ct_canvas_create(width, height, &err);
+  if (!canvas) die(1, "%s", err.message);
+  ct_canvas_set_warning_func(canvas, warn_stderr, NULL);
+  if (background.a > 0 && ct_canvas_fill_background(canvas, background, &err) != CT_OK)
+    die(1, "%s", err.message);
+  if (ct_canvas_draw_text(canvas, font, text, strlen(text), &style, margin[3], margin[0] + asc, NULL,
+                          &err) != CT_OK)
+    die(1, "%s", err.message);
+  if (strcmp(out, "-") == 0 && wo.format == CT_OUTPUT_AUTO) wo.format = CT_OUTPUT_PNG;
+  if (ct_canvas_write(canvas, out, &wo, &err) != CT_OK) die(1, "%s", err.message);
+  ct_canvas_destroy(canvas);
+  ct_font_destroy(font);
+  free(overrides);
+  free(unicodes);
+  return 0;
+}
+
+/* ---- info ------------------------------------------------------------- */
+
+static void json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+static void hex_color(char *buf, ct_rgba_t c) {
+  snprintf(buf, 10, "%02X%02X%02X%02X", (unsigned)lround(c.r * 255), (unsigned)lround(c.g * 255),
+           (unsigned)lround(c.b * 255), (unsigned)lround(c.a * 255));
+}
+
+static const char *palette_type_name(unsigned t) {
+  switch (t) {
+  case CT_PALETTE_TYPE_LIGHT: return "light";
+  case CT_PALETTE_TYPE_DARK: return "dark";
+  case CT_PALETTE_TYPE_LIGHT | CT_PALETTE_TYPE_DARK: return "light,dark";
+  default: return NULL;
+  }
+}
+
+static const struct { unsigned bit; const char *name; } format_names[] = {
+  { CT_COLOR_COLR0, "COLRv0" }, { CT_COLOR_COLR1, "COLRv1" }, { CT_COLOR_SVG, "SVG" },
+  { CT_COLOR_CBDT, "CBDT" }, { CT_COLOR_SBIX, "sbix" }
+};
+
+static int cmd_info(int argc, char **argv) {
+  opts_t o = { argc, 1, argv, usage_info, NULL };
+  const char *path = NULL;
+  unsigned face_index = 0, i, j, npal, nent, naxes;
+  int json = 0, first;
+  ct_font_t *font;
+  ct_font_info_t info;
+  ct_rgba_t *colors;
+  char buf[256], hex[10];
+
+  for (; o.i < argc; o.i++) {
+    const char *a = argv[o.i];
+    if (a[0] != '-') {
+      if (path) die(EXIT_USAGE, "info: unexpected argument '%s'", a);
+      path = a;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_info, stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("chromatype %s\n", CT_VERSION_STRING);
+      return 0;
+    } else if (opt_is(&o, a, "--json", 0)) {
+      json = 1;
+    } else if (opt_is(&o, a, "--face-index", 1) || opt_is(&o, a, "-y", 1)) {
+      face_index = (unsigned)parse_long("--face-index", o.value, 0, 65535);
+    } else {
+      die(EXIT_USAGE, "info: unknown option '%s' (see 'chromatype info --help')", a);
+    }
+  }
+  if (!path) die(EXIT_USAGE, "info: no font given (see 'chromatype info --help')");
+  font = open_font(path, face_index);
+  ct_font_get_info(font, &info);
+  npal = ct_font_get_palette_count(font);
+  nent = ct_font_get_palette_entry_count(font);
+  naxes = ct_font_get_axis_count(font);
+  colors = calloc(nent ? nent : 1, sizeof *colors);
+  if (!colors) die(1, "out of memory");
+
+  if (json) {
+    printf("{\n  \"file\": "); json_string(path);
+    printf(",\n  \"face_index\": %u, \"face_count\": %u,\n  \"container\": ", info.face_index, info.face_count);
+    json_string(info.container);
+    printf(",\n  \"family\": "); json_string(info.family);
+    printf(", \"style\": "); json_string(info.style);
+    printf(",\n  \"full_name\": "); json_string(info.full_name);
+    printf(", \"postscript_name\": "); json_string(info.postscript_name);
+    printf(", \"version\": "); json_string(info.version);
+    printf(",\n  \"units_per_em\": %u, \"ascender\": %d, \"descender\": %d, \"line_gap\": %d, \"glyph_count\": %u,\n",
+           info.units_per_em, info.ascender, info.descender, info.line_gap, info.glyph_count);
+    printf("  \"color_formats\": [");
+    for (i = 0, first = 1; i < sizeof format_names / sizeof format_names[0]; i++)
+      if (info.color_formats & format_names[i].bit) {
+        printf("%s\"%s\"", first ? "" : ", ", format_names[i].name);
+        first = 0;
+      }
+    printf("],\n  \"palette_entry_labels\": [");
+    for (j = 0; j < nent; j++) {
+      printf("%s", j ? ", " : "");
+      if (ct_font_get_palette_entry_label(font, j, buf, sizeof buf)) json_string(buf);
+      else printf("null");
+    }
+    printf("],\n  \"palettes\": [");
+    for (i = 0; i < npal; i++) {
+      const char *t = palette_type_name(ct_font_get_palette_type(font, i));
+      printf("%s\n    {\"index\": %u, \"type\": ", i ? "," : "", i);
+      if (t) json_string(t); else printf("null");
+      printf(", \"name\": ");
+      if (ct_font_get_palette_name(font, i, buf, sizeof buf)) json_string(buf); else printf("null");
+      printf(", \"colors\": [");
+      ct_font_get_palette_colors(font, i, colors, nent);
+      for (j = 0; j < nent; j++) {
+        hex_color(hex, colors[j]);
+        printf("%s\"%s\"", j ? ", " : "", hex);
+      }
+      printf("]}");
+    }
+    printf("%s],\n  \"axes\": [", npal ? "\n  " : "");
+    for (i = 0; i < naxes; i++) {
+      ct_axis_t ax;
+      ct_font_get_axis(font, i, &ax);
+      printf("%s\n    {\"tag\": \"%s\", \"name\": ", i ? "," : "", ax.tag_str);
+      json_string(ax.name);
+      printf(", \"min\": %g, \"default\": %g, \"max\": %g, \"hidden\": %s}", ax.min, ax.def, ax.max,
+             ax.hidden ? "true" : "false");
+    }
+    printf("%s]\n}\n", naxes ? "\n  " : "");
+  } else {
+    printf("File:          %s", path);
+    if (info.face_count > 1) printf(" (face %u of %u)", info.face_index, info.face_count);
+    printf("\nContainer:     %s\n", info.container);
+    printf("Family:        %s\nStyle:         %s\n", info.family, info.style);
+    printf("Full name:     %s\nPostScript:    %s\nVersion:       %s\n", info.full_name,
+           info.postscript_name, info.version);
+    printf("Units per em:  %u\nAscender:      %d\nDescender:     %d\nLine gap:      %d\n",
+           info.units_per_em, info.ascender, info.descender, info.line_gap);
+    printf("Glyphs:        %u\nColor formats:", info.glyph_count);
+    for (i = 0, first = 1; i < sizeof format_names / sizeof format_names[0]; i++)
+      if (info.color_formats & format_names[i].bit) {
+        printf("%s%s", first ? " " : ", ", format_names[i].name);
+        first = 0;
+      }
+    printf("%s\n", first ? " none (monochrome)" : "");
+    printf("Palettes:      %u (%u entr%s each)\n", npal, nent, nent == 1 ? "y" : "ies");
+    for (i = 0; i < npal; i++) {
+      const char *t = palette_type_name(ct_font_get_palette_type(font, i));
+      int named = ct_font_get_palette_name(font, i, buf, sizeof buf);
+      printf("  palette %u", i);
+      if (named) printf(" \"%s\"", buf);
+      if (t) printf(" [%s background]", t);
+      printf("\n");
+      ct_font_get_palette_colors(font, i, colors, nent);
+      for (j = 0; j < nent; j++) {
+        hex_color(hex, colors[j]);
+        printf("    %3u  #%s", j, hex);
+        if (ct_font_get_palette_entry_label(font, j, buf, sizeof buf)) printf("  %s", buf);
+        printf("\n");
+      }
+    }
+    printf("Axes:          %u\n", naxes);
+    for (i = 0; i < naxes; i++) {
+      ct_axis_t ax;
+      ct_font_get_axis(font, i, &ax);
+      printf("  %s  %g..%g, default %g  %s%s\n", ax.tag_str, ax.min, ax.max, ax.def, ax.name,
+             ax.hidden ? " (hidden)" : "");
+    }
+  }
+  free(colors);
+  ct_font_destroy(font);
+  if (fflush(stdout) != 0) die(1, "cannot write to standard output: %s", strerror(errno));
+  return 0;
+}
+
+/* ---- scripts ---------------------------------------------------------- */
+
+static int embedded_loader(lua_State *L) {
+  const ct_embedded_t *e = lua_touserdata(L, lua_upvalueindex(1));
+  if (luaL_loadbuffer(L, e->source, e->size, e->chunkname) != LUA_OK) return lua_error(L);
+  lua_pushstring(L, e->module);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+/* package.preload gets chromatype.core and the embedded Lua modules. [-0, +0] */
+static void preload_library(lua_State *L) {
+  const ct_embedded_t *e;
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, luaopen_chromatype_core);
+  lua_setfield(L, -2, "chromatype.core");
+  for (e = ct_embedded_lua; e->module; e++) {
+    size_t n = strlen(e->module);
+    lua_pushlightuserdata(L, (void *)(size_t)e);
+    lua_pushcclosure(L, embedded_loader, 1);
+    if (n > 5 && strcmp(e->module + n - 5, ".init") == 0) lua_pushlstring(L, e->module, n - 5);
+    else lua_pushstring(L, e->module);
+    lua_insert(L, -2);
+    lua_settable(L, -3);
+  }
+  lua_pop(L, 1);
+}
+
+static int msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (!msg) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+static int cmd_script(int argc, char **argv) {
+  lua_State *L = luaL_newstate();
+  int i, status;
+  if (!L) die(1, "cannot create a Lua state: out of memory");
+  luaL_openlibs(L);
+  preload_library(L);
+  /* arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments */
+  lua_createtable(L, argc, 1);
+  for (i = 0; i < argc; i++) {
+    lua_pushstring(L, argv[i]);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushstring(L, progname);
+  lua_rawseti(L, -2, -1);
+  lua_setglobal(L, "arg");
+
+  lua_pushcfunction(L, msghandler);
+  status = luaL_loadfile(L, argv[0]);
+  if (status == LUA_OK) {
+    for (i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
+    status = lua_pcall(L, argc - 1, 0, 1);
+  }
+  if (status != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    lua_close(L);
+    return 1;
+  }
+  lua_close(L);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+    fputs(usage_main, stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("chromatype %s\n", CT_VERSION_STRING);
+    return 0;
+  }
+  if (strcmp(argv[1], "view") == 0) return cmd_view(argc - 1, argv + 1);
+  if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 1, argv + 1);
+  if (argv[1][0] == '-') die(EXIT_USAGE, "unknown option '%s' (see 'chromatype --help')", argv[1]);
+  return cmd_script(argc - 1, argv + 1);
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Runs every test suite of `make check` from the project root and sums their results.
+# Each suite prints lines "NAME: N passed, N failed"; the last line here is the total.
+# CT_BUILD names the build directory (default build).
+B=${CT_BUILD:-build}
+export CT_BUILD=$B
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+
+run() {   # run one suite, echo its output, keep its result lines
+  "$@" 2>&1 | tee -a "$log" || status=1
+}
+
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] && run "$t"
+done
+run sh tests/render/run.sh
+run sh tests/cli/test_cli.sh
+run "$B"/chromatype tests/lua/run.lua
+# the same Lua tests from a plain lua5.4, through the C module
+LUA_CPATH="$B/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" run lua5.4 tests/lua/run.lua
+
+passed=$(sed -n 's/.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+failed=$(sed -n 's/.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' "$log" | awk '{s+=$1} END {print s+0}')
+suites=$(grep -c ': [0-9]* passed, [0-9]* failed' "$log")
+[ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1   # a suite crashed without counting
+echo "($suites suites)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
