@@ -166,9 +166,49 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   return CT_OK;
 }
 
-static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, sink_t *sink,
+/* cairo names SVG elements after process-wide surface ids ("surface42", "image7"), so
+   the same page written twice would differ: renumber them by first appearance. */
+static int renumber_ids(const char *in, size_t len, sink_t *out) {
+  static const char *const words[] = { "surface", "image" };
+  unsigned long seen[2][256];
+  unsigned nseen[2] = { 0, 0 };
+  size_t i = 0, start = 0;
+  while (i < len) {
+    unsigned w;
+    int matched = 0;
+    for (w = 0; w < 2 && !matched; w++) {
+      size_t n = strlen(words[w]), j;
+      unsigned long id = 0;
+      unsigned k;
+      char num[32];
+      if (len - i <= n || memcmp(in + i, words[w], n) != 0) continue;
+      if (i > 0 && (in[i - 1] == '_' || (in[i - 1] >= 'a' && in[i - 1] <= 'z'))) continue;
+      for (j = i + n; j < len && in[j] >= '0' && in[j] <= '9' && j - i - n < 12; j++)
+        id = id * 10 + (unsigned long)(in[j] - '0');
+      if (j == i + n) continue;
+      for (k = 0; k < nseen[w] && seen[w][k] != id; k++) {}
+      if (k == nseen[w]) {
+        if (nseen[w] == 256) return -1;   /* too many to renumber: leave as is */
+        seen[w][nseen[w]++] = id;
+      }
+      snprintf(num, sizeof num, "%s%u", words[w], k + 1);
+      sink_write(out, (const unsigned char *)in + start, (unsigned)(i - start));
+      sink_write(out, (const unsigned char *)num, (unsigned)strlen(num));
+      i = start = j;
+      matched = 1;
+    }
+    if (!matched) i++;
+  }
+  sink_write(out, (const unsigned char *)in + start, (unsigned)(len - start));
+  return 0;
+}
+
+static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, sink_t *out,
                              ct_error_t *err) {
-  cairo_surface_t *svg = cairo_svg_surface_create_for_stream(sink_write, sink, c->width, c->height);
+  sink_t mem, *sink = &mem;
+  cairo_surface_t *svg;
+  memset(&mem, 0, sizeof mem);
+  svg = cairo_svg_surface_create_for_stream(sink_write, sink, c->width, c->height);
   cairo_t *cr;
   cairo_status_t s;
   cairo_svg_surface_restrict_to_version(svg, CAIRO_SVG_VERSION_1_1);
@@ -180,7 +220,21 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   cairo_surface_finish(svg);
   if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_status(svg);
   cairo_surface_destroy(svg);
-  if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
+  if (s == CAIRO_STATUS_SUCCESS && mem.failed) s = CAIRO_STATUS_NO_MEMORY;
+  if (s != CAIRO_STATUS_SUCCESS) {
+    free(mem.mem);
+    return cairo_failed(s, path, err);
+  }
+  {
+    sink_t fixed;
+    memset(&fixed, 0, sizeof fixed);
+    if (renumber_ids(mem.mem, mem.len, &fixed) == 0 && !fixed.failed)
+      sink_write(out, (const unsigned char *)fixed.mem, (unsigned)fixed.len);
+    else
+      sink_write(out, (const unsigned char *)mem.mem, (unsigned)mem.len);
+    free(fixed.mem);
+  }
+  free(mem.mem);
   return CT_OK;
 }
 

@@ -79,9 +79,12 @@ ct_status_t ct_shape(ct_font_t *font, const char *utf8, size_t len,
   if (opts) {
     if (opts->script) {
       hb_script_t s = hb_script_from_string(opts->script, -1);
-      if (s == HB_SCRIPT_UNKNOWN || s == HB_SCRIPT_INVALID) {
+      const char *c = opts->script;
+      int letters = 0;
+      while (letters < 5 && ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z'))) { c++; letters++; }
+      if (letters != 4 || *c || s == HB_SCRIPT_INVALID) {
         hb_buffer_destroy(buf);
-        return ct_set_error(err, CT_ERR_INVALID_ARG, "unknown script '%s' (want ISO 15924, e.g. Latn)",
+        return ct_set_error(err, CT_ERR_INVALID_ARG, "bad script '%s' (want an ISO 15924 code, e.g. Latn)",
                             opts->script);
       }
       hb_buffer_set_script(buf, s);

@@ -6,6 +6,7 @@
 #define CT_TEST_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
