@@ -35,7 +35,7 @@ TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid
 
 .PHONY: all demo check check-asan bench install uninstall clean deps test-deps fonts refs
 
-all: $(B)/chromatype $(B)/chromatype/core.so
+all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
 $(B)/deps.stamp: scripts/install-deps.sh
 	@pkg-config --exists $(PKGS) 2>/dev/null && command -v lua5.4 >/dev/null || scripts/install-deps.sh build
@@ -60,7 +60,7 @@ $(B)/chromatype: $(B)/src/main.o $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The same core as a Lua C module, for a plain lua5.4 (require "chromatype").
-$(B)/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
+$(B)/lua/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(filter-out -llua5.4,$(PKG_LIBS)) $(LDLIBS)
 
@@ -77,11 +77,11 @@ demo: all
 	@echo "demo: images are in out/"
 
 check: all test-deps $(TEST_C) $(TOOLS)
-	@sh tests/run.sh
+	@CT_BUILD=$(B) CT_ASAN=$(CT_ASAN) sh tests/run.sh
 
 check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  LDLIBS="-lm -fsanitize=address,undefined" check CT_BUILD=build-asan
+	  LDLIBS="-lm -fsanitize=address,undefined" CT_ASAN=1 check
 
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:
@@ -93,7 +93,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)
 	install -m 755 $(B)/chromatype $(DESTDIR)$(BINDIR)/chromatype
 	install -m 644 $(LUA_LIB) $(DESTDIR)$(LUADIR)/chromatype/
-	install -m 755 $(B)/chromatype/core.so $(DESTDIR)$(LIBDIR)/chromatype/core.so
+	install -m 755 $(B)/lua/chromatype/core.so $(DESTDIR)$(LIBDIR)/chromatype/core.so
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:

@@ -1,0 +1,68 @@
+--- chromatype: color-font typesetting from Lua.
+-- The pure-Lua layer over the C module `chromatype.core`: it re-exports every core
+-- function (fonts, canvases, paint trees, warnings) and adds units and a `safe`
+-- table.  Reference: docs/lua-api.md.
+-- @module chromatype
+
+local core = require "chromatype.core"
+
+local M = {}
+for k, v in pairs(core) do M[k] = v end
+
+--- Version of the library (the C core's `CT_VERSION_STRING`), e.g. `"0.1.0"`.
+M.version = core.version
+
+local function number_arg(fname, x)
+  if type(x) ~= "number" then
+    error(("bad argument #1 to '%s' (number expected, got %s)"):format(fname, type(x)), 3)
+  end
+  return x
+end
+
+--- Millimetres to points (1 in = 25.4 mm = 72 pt).
+-- @tparam number x millimetres
+-- @treturn number points
+function M.mm(x) return number_arg("mm", x) * 72 / 25.4 end
+
+--- Centimetres to points.
+-- @tparam number x centimetres
+-- @treturn number points
+function M.cm(x) return number_arg("cm", x) * 72 / 2.54 end
+
+--- Inches to points.
+-- @tparam number x inches
+-- @treturn number points
+function M.inch(x) return number_arg("inch", x) * 72 end
+
+--- Points to points (for symmetry in unit tables).
+-- @tparam number x points
+-- @treturn number points
+function M.pt(x) return number_arg("pt", x) end
+
+--- Non-raising variants.
+-- `ct.safe.f(...)` calls `ct.f(...)` under `pcall` and returns its results, or
+-- `nil, msg` when it raised.  `ct.safe.call(obj, "method", ...)` does the same
+-- for a method (`ct.safe.call(canvas, "text", {...})`).
+-- @table safe
+M.safe = {}
+
+local function pack_result(ok, ...)
+  if ok then return ... end
+  return nil, (...)
+end
+
+for name, f in pairs(core) do
+  if type(f) == "function" then
+    M.safe[name] = function(...) return pack_result(pcall(f, ...)) end
+  end
+end
+
+--- Calls `obj[method](obj, ...)` under `pcall`; returns its results or `nil, msg`.
+-- @param obj a Font or Canvas
+-- @tparam string method the method name
+-- @return the method's results, or nil and the error message
+function M.safe.call(obj, method, ...)
+  return pack_result(pcall(function(...) return obj[method](obj, ...) end, ...))
+end
+
+return M

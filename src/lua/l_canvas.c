@@ -1,0 +1,517 @@
+/*
+** l_canvas.c: the chromatype.Canvas type (bindings layer): pages, rectangles, text
+** and paint trees, writing PNG/PDF/SVG; plus test helpers that read PNG pixels.
+** Core warnings are collected during a call and delivered after it returns.
+*/
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "l_aux.h"
+#include "../core/ct-limits.h"
+
+/* ---- the box ------------------------------------------------------------------ */
+
+static lct_canvas_box *checkbox(lua_State *L, int arg) {
+  return luaL_checkudata(L, arg, CT_CANVAS_MT);
+}
+
+/* The open canvas at `arg`; clears warnings left by an earlier call that raised. */
+static lct_canvas_box *checkcanvas(lua_State *L, int arg) {
+  lct_canvas_box *box = checkbox(L, arg);
+  if (!box->canvas) luaL_error(L, "attempt to use a closed canvas");
+  lct_clear_warnings(box);
+  return box;
+}
+
+static void aux_close(lct_canvas_box *box) {
+  ct_canvas_t *canvas = box->canvas;
+  box->canvas = NULL;
+  ct_canvas_destroy(canvas);
+  lct_clear_warnings(box);
+}
+
+static int l_canvas__gc(lua_State *L) {
+  aux_close(checkbox(L, 1));
+  return 0;
+}
+
+static int l_canvas__tostring(lua_State *L) {
+  lct_canvas_box *box = checkbox(L, 1);
+  char buf[128];
+  if (!box->canvas) {
+    lua_pushliteral(L, "chromatype.Canvas (closed)");
+  } else {
+    unsigned n = ct_canvas_get_page_count(box->canvas);
+    snprintf(buf, sizeof buf, "chromatype.Canvas (%gx%g pt, %u page%s)",
+             ct_canvas_get_width(box->canvas), ct_canvas_get_height(box->canvas), n,
+             n == 1 ? "" : "s");
+    lua_pushstring(L, buf);
+  }
+  return 1;
+}
+
+/* After a core call: raise on failure (dropping its warnings), else deliver them. */
+static void finish(lua_State *L, lct_canvas_box *box, ct_status_t st, const ct_error_t *err) {
+  if (st != CT_OK) {
+    lct_clear_warnings(box);
+    lct_raise(L, err);
+  }
+  lct_deliver_warnings(L, box);
+}
+
+/* A number for a message ("12", "0.5", "1e+09"), pushed.  [-0, +1] */
+static const char *num(lua_State *L, double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.14g", v);
+  return lua_pushstring(L, buf);
+}
+
+/* ---- creation ------------------------------------------------------------------ */
+
+static const char *const canvas_fields[] = { "width", "height", NULL };
+
+static double sidefield(lua_State *L, int arg, const char *name) {
+  double v = lct_checknumfield(L, arg, name);
+  if (!(v > 0 && v <= CT_MAX_PAGE_SIDE))
+    lct_fielderror(L, arg, name, "%s pt out of range (0 < side <= %s)", num(L, v),
+                   num(L, CT_MAX_PAGE_SIDE));
+  return v;
+}
+
+/* canvas{width=, height=} (points) -> Canvas; bad sizes raise */
+static int l_canvas_new(lua_State *L) {
+  lct_canvas_box *box;
+  double w, h;
+  ct_error_t err;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lct_checkoptions(L, 1, canvas_fields, 0);
+  w = sidefield(L, 1, "width");
+  h = sidefield(L, 1, "height");
+  box = lua_newuserdatauv(L, sizeof *box, 0);
+  memset(box, 0, sizeof *box);   /* closed until filled */
+  luaL_setmetatable(L, CT_CANVAS_MT);
+  if (!(box->canvas = ct_canvas_create(w, h, &err))) return lct_raise(L, &err);
+  ct_canvas_set_warning_func(box->canvas, lct_collect_warning, box);   /* boxes do not move */
+  return 1;
+}
+
+/* ---- simple methods ---------------------------------------------------------------- */
+
+static int l_canvas_close(lua_State *L) {
+  aux_close(checkbox(L, 1));
+  return 0;
+}
+
+static int l_canvas_size(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  lct_pushnum(L, ct_canvas_get_width(box->canvas));
+  lct_pushnum(L, ct_canvas_get_height(box->canvas));
+  return 2;
+}
+
+static int l_canvas_page_count(lua_State *L) {
+  lua_pushinteger(L, ct_canvas_get_page_count(checkcanvas(L, 1)->canvas));
+  return 1;
+}
+
+static int l_canvas_new_page(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_error_t err;
+  finish(L, box, ct_canvas_new_page(box->canvas, &err), &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int l_canvas_background(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_rgba_t color;
+  ct_error_t err;
+  lct_checkcolor(L, 2, &color);
+  finish(L, box, ct_canvas_fill_background(box->canvas, color, &err), &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static const char *const rect_fields[] = { "x", "y", "w", "h", "color", NULL };
+
+static int l_canvas_rect(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_rgba_t color = { 0, 0, 0, 1 };
+  double x, y, w, h;
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lct_checkoptions(L, 2, rect_fields, 0);
+  x = lct_checknumfield(L, 2, "x");
+  y = lct_checknumfield(L, 2, "y");
+  w = lct_checknumfield(L, 2, "w");
+  h = lct_checknumfield(L, 2, "h");
+  lct_optcolorfield(L, 2, "color", &color);
+  finish(L, box, ct_canvas_fill_rect(box->canvas, x, y, w, h, color, &err), &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* ---- text styles ------------------------------------------------------------------ */
+
+static const char *const format_names[] = { "auto", "colr1", "colr0", "svg", "bitmap", "mono", NULL };
+static const char *const direction_names[] = { "auto", "ltr", "rtl", "ttb", "btt", NULL };
+
+/* palette = index | "light" | "dark" | name.  Names not found raise naming the font;
+   an index past the font's palettes is left to the core, whose message names it. */
+static unsigned stylepalette(lua_State *L, int arg, ct_font_t *font) {
+  unsigned index = 0;
+  int t = lct_getfield(L, arg, "palette");
+  if (t == LUA_TNUMBER) {
+    int isint;
+    lua_Integer v = lua_tointegerx(L, -1, &isint);
+    if (!isint) lct_fielderror(L, arg, "palette", "expected integer, got %s", num(L, lua_tonumber(L, -1)));
+    if (v < 0 || v > 0xFFFF) lct_fielderror(L, arg, "palette", "%I out of range (0..65535)", (LUAI_UACINT)v);
+    index = (unsigned)v;
+  } else if (t == LUA_TSTRING) {
+    if (!lct_findpalette(L, font, -1, arg, &index)) {
+      unsigned n = ct_font_get_palette_count(font), i;
+      char name[256];
+      luaL_Buffer b;
+      luaL_buffinit(L, &b);
+      for (i = 0; i < n && i < 16; i++) {
+        luaL_addstring(&b, i ? ", " : ": ");
+        lua_pushfstring(L, "%d", (int)i);
+        luaL_addvalue(&b);
+        if (ct_font_get_palette_name(font, i, name, sizeof name)) {
+          luaL_addstring(&b, " '");
+          luaL_addstring(&b, name);
+          luaL_addchar(&b, '\'');
+        }
+      }
+      if (n > 16) luaL_addstring(&b, ", ...");
+      luaL_pushresult(&b);
+      luaL_error(L, "%s: no palette named '%s' (the font has %d palette%s%s)", ct_font_get_path(font),
+                 lua_tostring(L, -2), (int)n, n == 1 ? "" : "s", lua_tostring(L, -1));
+    }
+  } else if (t != LUA_TNIL) {
+    lct_fielderror(L, arg, "palette", "expected integer or string, got %s", luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  return index;
+}
+
+/* An entry index from an overrides key: an integer, or an entry label.  [-0, +0] */
+static unsigned overridekey(lua_State *L, int arg, ct_font_t *font) {
+  if (lua_type(L, -2) == LUA_TSTRING) {
+    const char *label = lua_tostring(L, -2);
+    unsigned n = ct_font_get_palette_entry_count(font), i;
+    char buf[256];
+    for (i = 0; i < n; i++)
+      if (ct_font_get_palette_entry_label(font, i, buf, sizeof buf) && strcmp(buf, label) == 0)
+        return i;
+    luaL_error(L, "%s: no palette entry labelled '%s'", ct_font_get_path(font), label);
+  } else if (lua_isinteger(L, -2)) {
+    lua_Integer i = lua_tointeger(L, -2);
+    if (i < 0 || i >= 0xFFFF)
+      lct_fielderror(L, arg, "overrides", "entry %I out of range (0..65534)", (LUAI_UACINT)i);
+    return (unsigned)i;
+  }
+  lct_fielderror(L, arg, "overrides", "keys must be entry indices (0-based) or labels, got %s",
+                 luaL_typename(L, -2));
+  return 0;
+}
+
+/* overrides = { [entry] = color, [label] = color }: an array in a scratch userdata
+   left on the stack.  [-0, +1] */
+static void styleoverrides(lua_State *L, int arg, ct_font_t *font, ct_text_style_t *st) {
+  ct_palette_override_t *o;
+  size_t n = 0, i = 0;
+  int t;
+  if (lct_getfield(L, arg, "overrides") == LUA_TNIL) return;   /* the nil stays */
+  if (!lua_istable(L, -1))
+    lct_fielderror(L, arg, "overrides", "expected table, got %s", luaL_typename(L, -1));
+  t = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, t)) { n++; lua_pop(L, 1); }
+  if (n > CT_MAX_PALETTE_OVERRIDES)
+    lct_fielderror(L, arg, "overrides", "more than %d entries", (int)CT_MAX_PALETTE_OVERRIDES);
+  o = lua_newuserdatauv(L, (n ? n : 1) * sizeof *o, 0);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    const char *why;
+    o[i].index = overridekey(L, arg, font);
+    if ((why = lct_tocolor(L, -1, &o[i].color))) {
+      if (lua_type(L, -2) == LUA_TSTRING)
+        lct_fielderror(L, arg, "overrides", "['%s']: %s", lua_tostring(L, -2), why);
+      lct_fielderror(L, arg, "overrides", "[%I]: %s", (LUAI_UACINT)lua_tointeger(L, -2), why);
+    }
+    i++;
+    lua_pop(L, 1);
+  }
+  lua_remove(L, t);
+  st->overrides = o;
+  st->override_count = (unsigned)n;
+}
+
+/* The style fields shared by text and paint.  Leaves one scratch value on the stack.
+   [-0, +1] */
+static void checkstyle(lua_State *L, int arg, ct_font_t *font, ct_text_style_t *st) {
+  ct_text_style_init(st);
+  st->size = lct_optnumfield(L, arg, "size", st->size);
+  if (!(st->size > 0 && st->size <= CT_MAX_FONT_SIZE))
+    lct_fielderror(L, arg, "size", "%s out of range (0 < size <= %s)", num(L, st->size),
+                   num(L, CT_MAX_FONT_SIZE));
+  st->palette = stylepalette(L, arg, font);
+  lct_optcolorfield(L, arg, "color", &st->foreground);
+  styleoverrides(L, arg, font, st);
+}
+
+static ct_font_t *checkfontfield(lua_State *L, int arg) {
+  ct_font_t *font = lct_optfontfield(L, arg, "font");
+  if (!font) lct_fielderror(L, arg, "font", "expected %s, got nil", CT_FONT_MT);
+  return font;
+}
+
+static const char *const text_fields[] = {
+  "font", "size", "x", "y", "palette", "overrides", "color", "format", "features", "script",
+  "language", "direction", NULL
+};
+
+/* text{ "text", font=, size=, x=, y=, palette=, overrides=, color=, format=, features=,
+         script=, language=, direction= } -> advance in points */
+static int l_canvas_text(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_text_style_t st;
+  ct_font_t *font;
+  const char *text;
+  size_t len;
+  double x, y, advance = 0;
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lct_checkoptions(L, 2, text_fields, 1);
+  if (lua_rawgeti(L, 2, 1) != LUA_TSTRING)
+    luaL_argerror(L, 2, lua_pushfstring(L, "item [1] (the text): expected string, got %s",
+                                        luaL_typename(L, -1)));
+  text = lua_tolstring(L, -1, &len);
+  lua_pop(L, 1);   /* the table keeps it */
+  font = checkfontfield(L, 2);
+  x = lct_optnumfield(L, 2, "x", 0);
+  y = lct_optnumfield(L, 2, "y", 0);
+  checkstyle(L, 2, font, &st);
+  st.format = (ct_format_t)lct_optenumfield(L, 2, "format", "auto", format_names);
+  st.shape.features = lct_optstrfield(L, 2, "features", NULL);
+  st.shape.script = lct_optstrfield(L, 2, "script", NULL);
+  st.shape.language = lct_optstrfield(L, 2, "language", NULL);
+  st.shape.direction = (ct_direction_t)lct_optenumfield(L, 2, "direction", "auto", direction_names);
+  finish(L, box, ct_canvas_draw_text(box->canvas, font, text, len, &st, x, y, &advance, &err), &err);
+  lct_pushnum(L, advance);
+  return 1;
+}
+
+static const char *const paint_fields[] = {
+  "font", "size", "x", "y", "palette", "overrides", "color", NULL
+};
+
+/* paint(tree, {font=, x=, y=, size=, palette=, overrides=, color=}) */
+static int l_canvas_paint(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_text_style_t st;
+  ct_font_t *font;
+  ct_paint_t *tree;
+  double x, y;
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  lct_checkoptions(L, 3, paint_fields, 0);
+  font = checkfontfield(L, 3);
+  x = lct_optnumfield(L, 3, "x", 0);
+  y = lct_optnumfield(L, 3, "y", 0);
+  checkstyle(L, 3, font, &st);
+  tree = lct_topaint(L, 2, 2);   /* its box stays on the stack until we return */
+  finish(L, box, ct_canvas_draw_paint(box->canvas, font, tree, &st, x, y, &err), &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static const char *const write_fields[] = {
+  "format", "dpi", "width_px", "title", "author", "subject", "keywords", "creator", NULL
+};
+static const char *const output_names[] = { "auto", "png", "pdf", "svg", NULL };
+
+/* write(path [, {format=, dpi=, width_px=, title=, author=, subject=, keywords=, creator=}])
+   -> true | nil, msg, code (I/O failures); wrong arguments raise */
+static int l_canvas_write(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  const char *path = luaL_checkstring(L, 2);
+  ct_write_options_t o;
+  ct_error_t err;
+  ct_status_t st;
+  ct_write_options_init(&o);
+  lct_checkoptions(L, 3, write_fields, 0);
+  o.format = (ct_output_t)lct_optenumfield(L, 3, "format", "auto", output_names);
+  o.dpi = lct_optnumfield(L, 3, "dpi", o.dpi);
+  if (!(o.dpi > 0 && o.dpi <= CT_MAX_DPI))
+    lct_fielderror(L, 3, "dpi", "%s out of range (0 < dpi <= %s)", num(L, o.dpi), num(L, CT_MAX_DPI));
+  o.width_px = (int)lct_optintfield(L, 3, "width_px", 0, 1, CT_MAX_IMAGE_SIDE);
+  o.title = lct_optstrfield(L, 3, "title", NULL);
+  o.author = lct_optstrfield(L, 3, "author", NULL);
+  o.subject = lct_optstrfield(L, 3, "subject", NULL);
+  o.keywords = lct_optstrfield(L, 3, "keywords", NULL);
+  o.creator = lct_optstrfield(L, 3, "creator", o.creator);
+  st = ct_canvas_write(box->canvas, path, &o, &err);
+  if (st == CT_ERR_IO) return lct_pusherror(L, &err);
+  finish(L, box, st, &err);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* c.width, c.height, then the methods. */
+static int l_canvas__index(lua_State *L) {
+  lct_canvas_box *box = checkbox(L, 1);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    const char *key = lua_tostring(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    if (strcmp(key, "width") == 0 || strcmp(key, "height") == 0) {
+      if (!box->canvas) return luaL_error(L, "attempt to use a closed canvas");
+      lct_pushnum(L, key[0] == 'w' ? ct_canvas_get_width(box->canvas)
+                                   : ct_canvas_get_height(box->canvas));
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+/* ---- PNG reading (test helpers) ------------------------------------------------------ */
+
+#define SURFACE_MT "chromatype.SurfaceBox"   /* internal: owns a cairo image surface */
+
+static int surface__gc(lua_State *L) {
+  cairo_surface_t **slot = luaL_checkudata(L, 1, SURFACE_MT);
+  cairo_surface_t *s = *slot;
+  *slot = NULL;
+  if (s) cairo_surface_destroy(s);
+  return 0;
+}
+
+/* Loads a PNG into a boxed surface (pushed); returns NULL with nil, msg pushed
+   instead when it cannot be read.  [-0, +1|+2] */
+static cairo_surface_t *loadpng(lua_State *L, const char *path) {
+  cairo_surface_t **slot = lua_newuserdatauv(L, sizeof *slot, 0);
+  cairo_status_t s;
+  cairo_format_t f;
+  *slot = NULL;
+  luaL_setmetatable(L, SURFACE_MT);
+  *slot = cairo_image_surface_create_from_png(path);
+  s = cairo_surface_status(*slot);
+  f = cairo_image_surface_get_format(*slot);
+  if (s != CAIRO_STATUS_SUCCESS || (f != CAIRO_FORMAT_ARGB32 && f != CAIRO_FORMAT_RGB24)) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot read PNG: %s", path,
+                    s != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(s) : "unsupported pixel format");
+    return NULL;
+  }
+  cairo_surface_flush(*slot);
+  return *slot;
+}
+
+/* Unpremultiplied RGBA of one pixel. */
+static void getpixel(cairo_surface_t *s, int x, int y, unsigned char rgba[4]) {
+  const unsigned char *row = cairo_image_surface_get_data(s) + (size_t)y * (size_t)cairo_image_surface_get_stride(s);
+  uint32_t v;
+  unsigned a, i;
+  memcpy(&v, row + (size_t)x * 4, 4);
+  a = cairo_image_surface_get_format(s) == CAIRO_FORMAT_RGB24 ? 255 : v >> 24;
+  rgba[0] = (unsigned char)(v >> 16);
+  rgba[1] = (unsigned char)(v >> 8);
+  rgba[2] = (unsigned char)v;
+  rgba[3] = (unsigned char)a;
+  for (i = 0; i < 3; i++)
+    rgba[i] = a == 0 ? 0 : (unsigned char)((rgba[i] * 255u + a / 2) / a);
+}
+
+/* read_png_pixel(path, x, y) -> r, g, b, a (0..255, unpremultiplied) | nil, msg */
+static int l_read_png_pixel(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
+  cairo_surface_t *s = loadpng(L, path);
+  unsigned char rgba[4];
+  int w, h, i;
+  if (!s) return 2;
+  w = cairo_image_surface_get_width(s);
+  h = cairo_image_surface_get_height(s);
+  luaL_argcheck(L, x >= 0 && x < w, 2, lua_pushfstring(L, "x out of range (0..%d)", w - 1));
+  luaL_argcheck(L, y >= 0 && y < h, 3, lua_pushfstring(L, "y out of range (0..%d)", h - 1));
+  getpixel(s, (int)x, (int)y, rgba);
+  for (i = 0; i < 4; i++) lua_pushinteger(L, rgba[i]);
+  return 4;
+}
+
+/* read_png(path) -> width, height, pixels (string of unpremultiplied RGBA rows) | nil, msg */
+static int l_read_png(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  cairo_surface_t *s = loadpng(L, path);
+  luaL_Buffer b;
+  int w, h, x, y;
+  if (!s) return 2;
+  w = cairo_image_surface_get_width(s);
+  h = cairo_image_surface_get_height(s);
+  lua_pushinteger(L, w);
+  lua_pushinteger(L, h);
+  luaL_buffinit(L, &b);
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      unsigned char rgba[4];
+      getpixel(s, x, y, rgba);
+      luaL_addlstring(&b, (const char *)rgba, 4);
+    }
+  }
+  luaL_pushresult(&b);
+  return 3;
+}
+
+/* ---- registration ------------------------------------------------------------------- */
+
+static const luaL_Reg canvas_methods[] = {
+  { "background", l_canvas_background },
+  { "rect", l_canvas_rect },
+  { "text", l_canvas_text },
+  { "paint", l_canvas_paint },
+  { "new_page", l_canvas_new_page },
+  { "page_count", l_canvas_page_count },
+  { "size", l_canvas_size },
+  { "write", l_canvas_write },
+  { "close", l_canvas_close },
+  { NULL, NULL }
+};
+
+static const luaL_Reg canvas_meta[] = {
+  { "__gc", l_canvas__gc },
+  { "__close", l_canvas__gc },
+  { "__tostring", l_canvas__tostring },
+  { NULL, NULL }
+};
+
+static const luaL_Reg canvas_funcs[] = {
+  { "canvas", l_canvas_new },
+  { "read_png_pixel", l_read_png_pixel },
+  { "read_png", l_read_png },
+  { NULL, NULL }
+};
+
+void lct_open_canvas(lua_State *L) {
+  luaL_newmetatable(L, CT_CANVAS_MT);
+  luaL_setfuncs(L, canvas_meta, 0);
+  luaL_newlibtable(L, canvas_methods);
+  luaL_setfuncs(L, canvas_methods, 0);
+  lua_pushcclosure(L, l_canvas__index, 1);   /* the methods are its upvalue */
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, SURFACE_MT);
+  lua_pushcfunction(L, surface__gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  luaL_setfuncs(L, canvas_funcs, 0);
+}

@@ -1,0 +1,75 @@
+/*
+** l_core.c: the chromatype.core module (bindings layer): opens the Font, Canvas
+** and paint bindings, and holds the warning handler and small color helpers.
+*/
+#include <stdio.h>
+
+#include "l_aux.h"
+#include "l_core.h"
+
+/* Registry key of the warning handler: a function, false (ignore) or nil (stderr). */
+static const char warning_key = 'w';
+
+void lct_warn(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &warning_key);   /* msg handler */
+  if (lua_isfunction(L, -1)) {
+    lua_insert(L, -2);                               /* handler msg */
+    lua_call(L, 1, 0);
+    return;
+  }
+  if (lua_isnil(L, -1)) {
+    fprintf(stderr, "chromatype: warning: %s\n", lua_tostring(L, -2));
+    fflush(stderr);
+  }
+  lua_pop(L, 2);
+}
+
+/* on_warning(function | false | nil) -> previous handler.  nil restores the default
+   (stderr), false ignores warnings. */
+static int l_on_warning(lua_State *L) {
+  int t = lua_type(L, 1);
+  luaL_argexpected(L, t == LUA_TFUNCTION || t == LUA_TNIL || t == LUA_TNONE ||
+                   (t == LUA_TBOOLEAN && !lua_toboolean(L, 1)), 1, "function, false or nil");
+  lua_settop(L, 1);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &warning_key);   /* previous */
+  lua_pushvalue(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &warning_key);
+  return 1;
+}
+
+/* parse_color(color) -> r, g, b, a (0..1); raises on a bad color */
+static int l_parse_color(lua_State *L) {
+  ct_rgba_t c;
+  lct_checkcolor(L, 1, &c);
+  lua_pushnumber(L, c.r);
+  lua_pushnumber(L, c.g);
+  lua_pushnumber(L, c.b);
+  lua_pushnumber(L, c.a);
+  return 4;
+}
+
+/* color_string(color) -> "#rrggbbaa" */
+static int l_color_string(lua_State *L) {
+  ct_rgba_t c;
+  lct_checkcolor(L, 1, &c);
+  lct_pushcolor(L, c);
+  return 1;
+}
+
+static const luaL_Reg core_funcs[] = {
+  { "on_warning", l_on_warning },
+  { "parse_color", l_parse_color },
+  { "color_string", l_color_string },
+  { NULL, NULL }
+};
+
+int luaopen_chromatype_core(lua_State *L) {
+  luaL_checkversion(L);
+  luaL_newlib(L, core_funcs);
+  lct_open_paint(L);
+  lct_open_font(L);
+  lct_open_canvas(L);
+  lua_pushliteral(L, CT_VERSION_STRING);
+  lua_setfield(L, -2, "version");
+  return 1;
+}

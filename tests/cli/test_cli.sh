@@ -1,0 +1,144 @@
+#!/bin/sh
+# Command-line tests: chromatype view / info / scripts, their options, and bad input
+# (one clear line naming the file and the problem, non-zero exit, no file left behind).
+B=${CT_BUILD:-build}
+CT="$B/chromatype"
+F=tests/fonts
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "cli: FAIL: $*"; }
+
+# expect STATUS PATTERN CMD...: exit status and a pattern in stdout+stderr
+expect() {
+  want=$1 pat=$2; shift 2
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, want $want: $out"; return; fi
+  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then bad "$* -> output lacks '$pat': $out"; return; fi
+  ok
+}
+
+# errors are one line
+one_line() {
+  out=$("$@" 2>&1 >/dev/null)
+  n=$(printf '%s\n' "$out" | wc -l)
+  if [ "$n" -eq 1 ]; then ok; else bad "$* -> $n lines of error: $out"; fi
+}
+
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $3*256+$4 "x" $7*256+$8}'; }
+
+# ---- help and version
+expect 0 "usage: chromatype" "$CT" --help
+expect 0 "chromatype 0" "$CT" --version
+expect 0 "--font-palette" "$CT" view --help
+expect 0 "--json" "$CT" info --help
+expect 0 "chromatype 0" "$CT" view --version
+expect 2 "usage" "$CT"
+
+# ---- view: formats by extension and -O
+expect 0 "" "$CT" view $F/ct-colr0.ttf ABCD -o "$T/a.png"
+expect 0 "" "$CT" view $F/ct-colr0.ttf ABCD -o "$T/a.pdf"
+expect 0 "" "$CT" view $F/ct-colr0.ttf ABCD -o "$T/a.svg"
+expect 0 "" "$CT" view $F/ct-colr0.ttf ABCD -O svg -o "$T/a.out"
+head -c 8 "$T/a.png" | od -An -c | grep -q 'P   N   G' && ok || bad "a.png is not a PNG"
+head -c 5 "$T/a.pdf" | grep -q '%PDF-' && ok || bad "a.pdf is not a PDF"
+grep -q '<svg' "$T/a.svg" && ok || bad "a.svg is not SVG"
+grep -q '<svg' "$T/a.out" && ok || bad "-O svg ignored"
+# hb-view geometry: margins 16 + advance 4*800 units at 256 pt = 819.2 pt, rounded up; height 16+256+16
+[ "$(png_size "$T/a.png")" = "852x288" ] && ok || bad "a.png size $(png_size "$T/a.png"), want 852x288"
+expect 0 "" "$CT" view $F/ct-colr0.ttf AB --font-size=100 --margin=0 -o "$T/b.png"
+[ "$(png_size "$T/b.png")" = "160x100" ] && ok || bad "b.png size $(png_size "$T/b.png"), want 160x100"
+expect 0 "" "$CT" view $F/ct-colr0.ttf AB --font-size 100 --margin 0 --dpi 144 -o "$T/b2.png"
+[ "$(png_size "$T/b2.png")" = "320x200" ] && ok || bad "--dpi 144 size $(png_size "$T/b2.png")"
+# stdout
+"$CT" view $F/ct-colr0.ttf AB -o - > "$T/stdout.png" && head -c 4 "$T/stdout.png" | grep -q PNG && ok || bad "-o - did not write a PNG"
+"$CT" view $F/ct-colr0.ttf AB -O pdf > "$T/stdout.pdf" && head -c 4 "$T/stdout.pdf" | grep -q PDF && ok || bad "-O pdf to stdout"
+
+# ---- same input, same bytes (PNG, PDF, SVG; two processes)
+for ext in png pdf svg; do
+  "$CT" view $F/ct-colr0.ttf ABCD -o "$T/d1.$ext" && "$CT" view $F/ct-colr0.ttf ABCD -o "$T/d2.$ext"
+  cmp -s "$T/d1.$ext" "$T/d2.$ext" && ok || bad "$ext output differs between runs"
+done
+
+# ---- palettes, overrides, foreground, format: each changes the image
+"$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 -o "$T/p0.png"
+for opt in --font-palette=1 --font-palette=dark --font-palette=Light "--custom-palette=0=00FF00FF" --foreground=FF0000 --format=mono "--background=00000000"; do
+  "$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 "$opt" -o "$T/p.png" || bad "$opt failed"
+  cmp -s "$T/p0.png" "$T/p.png" && bad "$opt did not change the image" || ok
+done
+"$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 --font-palette=2 -o "$T/p2.png"
+"$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 --font-palette=dark -o "$T/pd.png"
+cmp -s "$T/p2.png" "$T/pd.png" && ok || bad "--font-palette=dark is not palette 2"
+"$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 --font-palette=Dark -o "$T/pn.png"
+cmp -s "$T/p2.png" "$T/pn.png" && ok || bad "--font-palette=Dark (by name) is not palette 2"
+# an override of an entry A does not use changes nothing
+"$CT" view $F/ct-colr0.ttf A --font-size 50 --margin 0 --custom-palette=3=123456FF -o "$T/p3.png"
+cmp -s "$T/p0.png" "$T/p3.png" && ok || bad "override of an unused entry changed A"
+
+# ---- unicodes, features, variations, face index, containers
+expect 0 "" "$CT" view $F/ct-colr0.ttf --unicodes=U+41,U+42 -o "$T/u.png"
+"$CT" view $F/ct-colr0.ttf AB -o "$T/ab.png"; cmp -s "$T/u.png" "$T/ab.png" && ok || bad "--unicodes U+41,U+42 != AB"
+expect 0 "" "$CT" view $F/ct-colr0.ttf AB --features=-kern,+liga -o "$T/f.png"
+expect 0 "" "$CT" view $F/ct-collection.ttc AB --face-index=1 -o "$T/c1.png"
+cmp -s "$T/c1.png" "$T/ab.png" && bad "--face-index=1 drew face 0" || ok
+for f in ct-colr0-cff.otf ct-colr0.woff ct-colr0.woff2 twemoji-colr0.woff2; do
+  expect 0 "" "$CT" view $F/$f --unicodes=U+41,U+263A -o "$T/x.png"
+done
+
+# ---- info
+expect 0 "Family:        Chromatype Test" "$CT" info $F/ct-colr0.ttf
+expect 0 'palette 2 "Dark" \[dark background\]' "$CT" info $F/ct-colr0.ttf
+expect 0 "#FFE08080  Sun" "$CT" info $F/ct-colr0.ttf
+expect 0 "Color formats: COLRv0" "$CT" info $F/ct-colr0.ttf
+expect 0 "Container:     WOFF2" "$CT" info $F/ct-colr0.woff2
+expect 0 "Chromatype Test Two" "$CT" info $F/ct-collection.ttc --face-index 1
+expect 0 '"type": "light", "name": "Light"' "$CT" info --json $F/ct-colr0.ttf
+if command -v python3 >/dev/null; then
+  "$CT" info --json $F/ct-colr0.ttf | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["palettes"][2]["colors"][3]=="FFE08080"; assert d["palette_entry_labels"]==["Fill","Accent","Leaf","Sun"]; assert d["color_formats"]==["COLRv0"]' && ok || bad "info --json is not the expected JSON"
+fi
+
+# ---- bad input: one line naming the file and problem, exit non-zero, no output file
+expect 1 "nope.ttf: cannot open: No such file" "$CT" view nope.ttf A -o "$T/e.png"
+expect 1 "not-a-font.ttf: not a font file" "$CT" view $F/not-a-font.ttf A -o "$T/e.png"
+expect 1 "ct-truncated.ttf: truncated" "$CT" view $F/ct-truncated.ttf A -o "$T/e.png"
+expect 1 "ct-colr0.ttf: palette 7 out of range (the font has 3 palettes)" "$CT" view $F/ct-colr0.ttf A --font-palette=7 -o "$T/e.png"
+expect 1 "no palette named 'Nope'" "$CT" view $F/ct-colr0.ttf A --font-palette=Nope -o "$T/e.png"
+expect 1 "face index 3 out of range" "$CT" view $F/ct-collection.ttc A --face-index=3 -o "$T/e.png"
+expect 1 "/no/such/dir/e.png: cannot write" "$CT" view $F/ct-colr0.ttf A -o /no/such/dir/e.png
+expect 1 "has no axes" "$CT" view $F/ct-colr0.ttf A --variations=wght=700 -o "$T/e.png"
+expect 2 "unknown option '--bogus'" "$CT" view $F/ct-colr0.ttf A --bogus -o "$T/e.png"
+expect 2 "bad color 'red'" "$CT" view $F/ct-colr0.ttf A --foreground=red -o "$T/e.png"
+expect 2 "bad value 'x' for --font-size" "$CT" view $F/ct-colr0.ttf A --font-size=x -o "$T/e.png"
+expect 2 "bad value '0' for --font-size" "$CT" view $F/ct-colr0.ttf A --font-size=0 -o "$T/e.png"
+expect 2 "bad value 'gif' for --output-format" "$CT" view $F/ct-colr0.ttf A -O gif -o "$T/e.png"
+expect 2 "bad code point 'XYZ'" "$CT" view $F/ct-colr0.ttf --unicodes=U+41,XYZ -o "$T/e.png"
+expect 2 "bad --custom-palette entry" "$CT" view $F/ct-colr0.ttf A --custom-palette=FF0000 -o "$T/e.png"
+expect 2 "needs a value" "$CT" view $F/ct-colr0.ttf A -o
+expect 2 "no text given" "$CT" view $F/ct-colr0.ttf -o "$T/e.png"
+expect 2 "unknown option '--bogus'" "$CT" info --bogus $F/ct-colr0.ttf
+expect 1 "nope.ttf: cannot open" "$CT" info nope.ttf
+expect 1 "bad feature '=x'" "$CT" view $F/ct-colr0.ttf A --features='+liga,=x' -o "$T/e.png"
+[ -e "$T/e.png" ] && bad "a failed run left $T/e.png" || ok
+ls "$T" | grep -q 'tmp-' && bad "a temporary file was left: $(ls "$T")" || ok
+one_line "$CT" view $F/ct-truncated.ttf A -o "$T/e.png"
+one_line "$CT" view $F/ct-colr0.ttf A --bogus
+one_line "$CT" view /no/font A
+
+# ---- a character the font lacks: .notdef drawn, one warning naming it and the font
+expect 0 "warning: tests/fonts/ct-colr0.ttf: no glyph for U+005A 'Z'" "$CT" view $F/ct-colr0.ttf AZZ -o "$T/w.png"
+n=$("$CT" view $F/ct-colr0.ttf AZZ -o "$T/w.png" 2>&1 | grep -c 'no glyph')
+[ "$n" -eq 1 ] && ok || bad "missing character warned $n times, want once"
+
+# ---- scripts
+printf 'local ct = require "chromatype"\nprint("args", ...)\nprint(arg[0])\n' > "$T/s.lua"
+expect 0 "args	one	two" "$CT" "$T/s.lua" one two
+expect 0 "s.lua" "$CT" "$T/s.lua"
+printf 'error("boom")\n' > "$T/e.lua"
+expect 1 "e.lua:1: boom" "$CT" "$T/e.lua"
+expect 1 "cannot open" "$CT" "$T/missing.lua"
+printf 'x = = 1\n' > "$T/syntax.lua"
+expect 1 "syntax.lua:1:" "$CT" "$T/syntax.lua"
+
+echo "cli: $pass passed, $fail failed"
