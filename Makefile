@@ -33,7 +33,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid
 
-.PHONY: all demo check check-asan bench install uninstall clean deps test-deps fonts refs
+.PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -82,6 +82,9 @@ check: all test-deps $(TEST_C) $(TOOLS)
 check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lm -fsanitize=address,undefined" CT_ASAN=1 check
+
+check-valgrind: all $(TEST_C)
+	@CT_BUILD=$(B) sh tests/valgrind.sh
 
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:

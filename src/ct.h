@@ -307,7 +307,8 @@ typedef struct {
 
 void ct_text_style_init(ct_text_style_t *style);   /* 12 pt, palette 0, black, AUTO */
 
-/* A canvas records pages of drawing in points (1/72 in) and writes them to a file.
+/* A canvas records pages of drawing in points (1/72 in) as display lists (holding
+   references to fonts and paint trees) and writes them to files.
    Returns a new canvas or NULL with `err` filled. */
 ct_canvas_t *ct_canvas_create(double width, double height, ct_error_t *err);
 void         ct_canvas_destroy(ct_canvas_t *canvas);
@@ -332,8 +333,9 @@ ct_status_t ct_canvas_draw_text(ct_canvas_t *canvas, ct_font_t *font, const char
 ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *canvas, ct_font_t *font, const ct_shaped_t *run,
                                   const ct_text_style_t *style, double x, double y,
                                   ct_error_t *err);
-/* Draws a paint tree in font units (y up) scaled to `style->size` at (x, y). */
-ct_status_t ct_canvas_draw_paint(ct_canvas_t *canvas, ct_font_t *font, const ct_paint_t *paint,
+/* Draws a paint tree in font units (y up) scaled to `style->size` at (x, y).  The canvas
+   keeps a reference to the tree (trees are immutable once shared) until it is destroyed. */
+ct_status_t ct_canvas_draw_paint(ct_canvas_t *canvas, ct_font_t *font, ct_paint_t *paint,
                                  const ct_text_style_t *style, double x, double y,
                                  ct_error_t *err);
 

@@ -13,6 +13,7 @@ run() {   # run one suite, echo its output, keep its result lines
 }
 
 for t in "$B"/tests/test_*; do
+  case "$t" in *.d) continue ;; esac
   [ -x "$t" ] && run "$t"
 done
 run sh tests/render/run.sh
@@ -22,6 +23,11 @@ run "$B"/chromatype tests/lua/run.lua
 # interpreter itself is not instrumented)
 if [ -z "$CT_ASAN" ]; then
   LUA_CPATH="$B/lua/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" run lua5.4 tests/lua/run.lua
+fi
+
+# memcheck of the C tests, the command line and the Lua tests (skipped under ASan)
+if [ -z "$CT_ASAN" ] && command -v valgrind >/dev/null 2>&1; then
+  run sh tests/valgrind.sh
 fi
 
 passed=$(sed -n 's/.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')

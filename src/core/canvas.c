@@ -1,6 +1,7 @@
 /*
-** canvas.c: pages of drawing recorded in points (cairo recording surfaces), and text
-** and paint trees drawn onto them.  Writing them out is output.c.  Core layer.
+** canvas.c: pages of drawing kept as display lists (rectangles and placed paint trees,
+** in points) and their replay onto a cairo context.  Writing them out is output.c.
+** Core layer.
 */
 #include <math.h>
 #include <stdio.h>
@@ -20,27 +21,16 @@ void ct_text_style_init(ct_text_style_t *style) {
 static int valid_side(double v) { return isfinite(v) && v > 0 && v <= CT_MAX_PAGE_SIDE; }
 
 static ct_status_t add_page(ct_canvas_t *c, ct_error_t *err) {
-  cairo_rectangle_t extents = { 0, 0, c->width, c->height };
-  cairo_surface_t *s;
   if (c->npages >= CT_MAX_PAGES)
     return ct_set_error(err, CT_ERR_LIMIT, "more than %u pages", CT_MAX_PAGES);
   if (c->npages == c->cap) {
     unsigned cap = c->cap ? c->cap * 2 : 4;
-    cairo_surface_t **p = realloc(c->pages, cap * sizeof *p);
+    ct_page_t *p = realloc(c->pages, cap * sizeof *p);
     if (!p) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
     c->pages = p;
     c->cap = cap;
   }
-  s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
-  if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(s);
-    return ct_set_error(err, CT_ERR_NOMEM, "cannot create a page: out of memory");
-  }
-  if (c->cr) cairo_destroy(c->cr);
-  c->cr = cairo_create(s);
-  c->pages[c->npages++] = s;
-  if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS)
-    return ct_set_error(err, CT_ERR_NOMEM, "cannot draw on a page: out of memory");
+  memset(&c->pages[c->npages++], 0, sizeof(ct_page_t));
   return CT_OK;
 }
 
@@ -70,11 +60,29 @@ ct_canvas_t *ct_canvas_reference(ct_canvas_t *c) {
   return c;
 }
 
-void ct_canvas_destroy(ct_canvas_t *c) {
+static void palette_unref(ct_palette_ref_t *p) {
+  if (p && --p->ref == 0) {
+    ct_palette_fini(&p->pal);
+    free(p);
+  }
+}
+
+static void op_fini(ct_op_t *op) {
   unsigned i;
+  if (op->kind != CT_OP_GLYPHS) return;
+  for (i = 0; i < op->u.glyphs.count; i++) ct_paint_destroy(op->u.glyphs.items[i].paint);
+  free(op->u.glyphs.items);
+  palette_unref(op->u.glyphs.palette);
+  ct_font_destroy(op->u.glyphs.font);
+}
+
+void ct_canvas_destroy(ct_canvas_t *c) {
+  unsigned i, j;
   if (!c || --c->ref > 0) return;
-  if (c->cr) cairo_destroy(c->cr);
-  for (i = 0; i < c->npages; i++) cairo_surface_destroy(c->pages[i]);
+  for (i = 0; i < c->npages; i++) {
+    for (j = 0; j < c->pages[i].count; j++) op_fini(&c->pages[i].ops[j]);
+    free(c->pages[i].ops);
+  }
   free(c->pages);
   free(c);
 }
@@ -90,21 +98,39 @@ unsigned ct_canvas_get_page_count(const ct_canvas_t *c) { return c->npages; }
 
 ct_status_t ct_canvas_new_page(ct_canvas_t *c, ct_error_t *err) { return add_page(c, err); }
 
-static ct_status_t check_cr(ct_canvas_t *c, ct_error_t *err) {
-  cairo_status_t s = cairo_status(c->cr);
-  if (s == CAIRO_STATUS_SUCCESS) return CT_OK;
-  return ct_set_error(err, s == CAIRO_STATUS_NO_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND,
-                      "drawing failed: %s", cairo_status_to_string(s));
+/* A new operation at the end of the current page, or NULL when out of memory. */
+static ct_op_t *push_op(ct_canvas_t *c, ct_op_kind_t kind) {
+  ct_page_t *page = &c->pages[c->npages - 1];
+  ct_op_t *op;
+  if (page->count == page->cap) {
+    unsigned cap = page->cap ? page->cap * 2 : 16;
+    ct_op_t *ops = realloc(page->ops, cap * sizeof *ops);
+    if (!ops) return NULL;
+    page->ops = ops;
+    page->cap = cap;
+  }
+  op = &page->ops[page->count++];
+  memset(op, 0, sizeof *op);
+  op->kind = kind;
+  return op;
+}
+
+static int finite4(double a, double b, double c, double d) {
+  return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
 }
 
 ct_status_t ct_canvas_fill_rect(ct_canvas_t *c, double x, double y, double w, double h,
                                 ct_rgba_t color, ct_error_t *err) {
-  cairo_save(c->cr);
-  cairo_set_source_rgba(c->cr, color.r, color.g, color.b, color.a);
-  cairo_rectangle(c->cr, x, y, w, h);
-  cairo_fill(c->cr);
-  cairo_restore(c->cr);
-  return check_cr(c, err);
+  ct_op_t *op;
+  if (!finite4(x, y, w, h))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "rectangle %g,%g %gx%g is not finite", x, y, w, h);
+  if (!(op = push_op(c, CT_OP_RECT))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  op->u.rect.x = x;
+  op->u.rect.y = y;
+  op->u.rect.w = w;
+  op->u.rect.h = h;
+  op->u.rect.color = color;
+  return CT_OK;
 }
 
 ct_status_t ct_canvas_fill_background(ct_canvas_t *c, ct_rgba_t color, ct_error_t *err) {
@@ -121,54 +147,98 @@ static ct_status_t check_style(ct_font_t *font, const ct_text_style_t *style, ct
   return CT_OK;
 }
 
-/* Draws one tree at a pen position (points, y down) scaled from font units (y up). */
-static void draw_tree(ct_canvas_t *c, ct_draw_ctx_t *ctx, const ct_paint_t *paint,
-                      double scale, double x, double y) {
-  cairo_save(c->cr);
-  cairo_translate(c->cr, x, y);
-  cairo_scale(c->cr, scale, -scale);
-  ct_render_paint(c->cr, ctx, paint);
-  cairo_restore(c->cr);
+/* Starts a glyph operation: the font referenced, the palette resolved once. */
+static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_style_t *style,
+                                unsigned count, ct_op_t **out, ct_error_t *err) {
+  ct_palette_ref_t *pal = calloc(1, sizeof *pal);
+  ct_placed_t *items = count ? calloc(count, sizeof *items) : NULL;
+  ct_op_t *op = NULL;
+  ct_status_t st;
+  if (!pal || (count && !items)) goto nomem;
+  pal->ref = 1;
+  if ((st = ct_palette_resolve(font, style, &pal->pal, err)) != CT_OK) {
+    free(pal);
+    free(items);
+    return st;
+  }
+  if (!(op = push_op(c, CT_OP_GLYPHS))) {
+    palette_unref(pal);
+    pal = NULL;
+    goto nomem;
+  }
+  op->u.glyphs.font = ct_font_reference(font);
+  op->u.glyphs.palette = pal;
+  op->u.glyphs.scale = style->size / font->upem;
+  op->u.glyphs.items = items;
+  *out = op;
+  return CT_OK;
+
+nomem:
+  free(pal);
+  free(items);
+  return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
 }
 
-static void warn_limit(ct_canvas_t *c, ct_font_t *font, unsigned gid) {
+/* Counts nodes and depth of a tree up to the limits; returns 0 when over them. */
+static int within_limits(const ct_paint_t *p, unsigned depth, unsigned *nodes) {
+  unsigned i;
+  if (!p) return 1;
+  if (depth >= CT_MAX_PAINT_DEPTH || ++*nodes > CT_MAX_PAINT_WORK) return 0;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count; i++)
+      if (!within_limits(p->u.layers.children[i], depth + 1, nodes)) return 0;
+    return 1;
+  case CT_PAINT_GLYPH: return within_limits(p->u.glyph.child, depth + 1, nodes);
+  case CT_PAINT_TRANSFORM: return within_limits(p->u.transform.child, depth + 1, nodes);
+  case CT_PAINT_CLIP: return within_limits(p->u.clip.child, depth + 1, nodes);
+  case CT_PAINT_COMPOSITE:
+    return within_limits(p->u.composite.source, depth + 1, nodes) &&
+           within_limits(p->u.composite.backdrop, depth + 1, nodes);
+  default: return 1;
+  }
+}
+
+/* One warning per tree over the walk limits; the compositor draws it in part. */
+static void check_limits(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *paint, int gid) {
+  unsigned nodes = 0;
   char msg[600];
-  if (!c->warn) return;
-  snprintf(msg, sizeof msg, "%s: glyph %u: paint tree exceeds depth %u or %u nodes; drawn in part",
-           font->name, gid, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
+  if (!c->warn || within_limits(paint, 0, &nodes)) return;
+  if (gid >= 0)
+    snprintf(msg, sizeof msg, "%s: glyph %d: paint tree deeper than %u or larger than %u nodes; "
+             "drawn in part", font->name, gid, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
+  else
+    snprintf(msg, sizeof msg, "%s: paint tree deeper than %u or larger than %u nodes; drawn in part",
+             font->name, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
   c->warn(c->warn_data, msg);
 }
 
 ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shaped_t *run,
                                   const ct_text_style_t *style, double x, double y,
                                   ct_error_t *err) {
-  ct_resolved_palette_t pal;
-  ct_draw_ctx_t ctx;
   ct_status_t st;
+  ct_op_t *op;
   double scale, px = 0, py = 0;
   unsigned i;
 
   if ((st = check_style(font, style, err)) != CT_OK) return st;
-  if ((st = ct_palette_resolve(font, style, &pal, err)) != CT_OK) return st;
-  scale = style->size / font->upem;
+  if (!isfinite(x) || !isfinite(y))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "position %g,%g is not finite", x, y);
+  if ((st = begin_glyphs(c, font, style, run->count, &op, err)) != CT_OK) return st;
+  scale = op->u.glyphs.scale;
   for (i = 0; i < run->count; i++) {
     const ct_glyph_pos_t *g = &run->glyphs[i];
-    ct_paint_t *paint = ct_font_get_glyph_paint(font, g->gid, style->format, err);
-    if (!paint) {
-      ct_palette_fini(&pal);
-      return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-    }
-    memset(&ctx, 0, sizeof ctx);
-    ctx.font = font;
-    ctx.palette = &pal;
-    draw_tree(c, &ctx, paint, scale, x + (px + g->x_offset) * scale, y - (py + g->y_offset) * scale);
-    if (ctx.limit_hit) warn_limit(c, font, g->gid);
-    ct_paint_destroy(paint);
+    ct_placed_t *item = &op->u.glyphs.items[op->u.glyphs.count];
+    item->paint = ct_font_get_glyph_paint(font, g->gid, style->format, err);
+    if (!item->paint) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    item->x = x + (px + g->x_offset) * scale;
+    item->y = y - (py + g->y_offset) * scale;
+    op->u.glyphs.count++;
+    check_limits(c, font, item->paint, (int)g->gid);
     px += g->x_advance;
     py += g->y_advance;
   }
-  ct_palette_fini(&pal);
-  return check_cr(c, err);
+  return CT_OK;
 }
 
 /* One warning per character the font lacks, naming the character and the font. */
@@ -211,24 +281,47 @@ ct_status_t ct_canvas_draw_text(ct_canvas_t *c, ct_font_t *font, const char *utf
   return st;
 }
 
-ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *paint,
+ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *paint,
                                  const ct_text_style_t *style, double x, double y,
                                  ct_error_t *err) {
-  ct_resolved_palette_t pal;
-  ct_draw_ctx_t ctx;
   ct_status_t st;
+  ct_op_t *op;
   if ((st = check_style(font, style, err)) != CT_OK) return st;
-  if ((st = ct_palette_resolve(font, style, &pal, err)) != CT_OK) return st;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.font = font;
-  ctx.palette = &pal;
-  draw_tree(c, &ctx, paint, style->size / font->upem, x, y);
-  if (ctx.limit_hit && c->warn) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "%s: paint tree exceeds depth %u or %u nodes; drawn in part",
-             font->name, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
-    c->warn(c->warn_data, msg);
+  if (!isfinite(x) || !isfinite(y))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "position %g,%g is not finite", x, y);
+  if ((st = begin_glyphs(c, font, style, 1, &op, err)) != CT_OK) return st;
+  /* the tree is shared, not copied: trees are immutable once made */
+  op->u.glyphs.items[0].paint = ct_paint_reference(paint);
+  op->u.glyphs.items[0].x = x;
+  op->u.glyphs.items[0].y = y;
+  op->u.glyphs.count = 1;
+  check_limits(c, font, paint, -1);
+  return CT_OK;
+}
+
+void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
+  unsigned i, j;
+  for (i = 0; i < page->count; i++) {
+    const ct_op_t *op = &page->ops[i];
+    if (op->kind == CT_OP_RECT) {
+      const ct_rgba_t *col = &op->u.rect.color;
+      cairo_set_source_rgba(cr, col->r, col->g, col->b, col->a);
+      cairo_rectangle(cr, op->u.rect.x, op->u.rect.y, op->u.rect.w, op->u.rect.h);
+      cairo_fill(cr);
+      continue;
+    }
+    for (j = 0; j < op->u.glyphs.count; j++) {
+      const ct_placed_t *g = &op->u.glyphs.items[j];
+      ct_draw_ctx_t ctx;
+      memset(&ctx, 0, sizeof ctx);
+      ctx.font = op->u.glyphs.font;
+      ctx.palette = &op->u.glyphs.palette->pal;
+      /* font units (y up) at the pen position (points, y down) */
+      cairo_save(cr);
+      cairo_translate(cr, g->x, g->y);
+      cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
+      ct_render_paint(cr, &ctx, g->paint);
+      cairo_restore(cr);
+    }
   }
-  ct_palette_fini(&pal);
-  return check_cr(c, err);
 }

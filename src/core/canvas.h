@@ -1,20 +1,57 @@
 /*
-** canvas.h: the canvas structure, shared by canvas.c (drawing) and output.c (writing).
-** Core layer, private.
+** canvas.h: the canvas and its display list, shared by canvas.c (recording) and
+** output.c (writing).  Core layer, private.
 */
 #ifndef CT_CANVAS_H
 #define CT_CANVAS_H
 
 #include "ct-private.h"
 
+/* A palette resolved for one drawing call, shared by the glyphs it draws. */
+typedef struct {
+  int                   ref;
+  ct_resolved_palette_t pal;
+} ct_palette_ref_t;
+
+typedef struct {
+  ct_paint_t *paint;
+  double      x, y;     /* pen position, points */
+} ct_placed_t;
+
+typedef enum { CT_OP_RECT, CT_OP_GLYPHS } ct_op_kind_t;
+
+/* One drawing operation; a page is a list of them, replayed onto the target cairo
+   context when the canvas is written (so PDF keeps every vector, and nothing is
+   rasterized before the resolution is known). */
+typedef struct {
+  ct_op_kind_t kind;
+  union {
+    struct { double x, y, w, h; ct_rgba_t color; } rect;
+    struct {
+      ct_font_t        *font;
+      ct_palette_ref_t *palette;
+      double            scale;     /* points per font unit */
+      ct_placed_t      *items;
+      unsigned          count;
+    } glyphs;
+  } u;
+} ct_op_t;
+
+typedef struct {
+  ct_op_t *ops;
+  unsigned count, cap;
+} ct_page_t;
+
 struct ct_canvas {
   int               ref;
   double            width, height;     /* points */
-  cairo_surface_t **pages;             /* recording surfaces, one per page */
+  ct_page_t        *pages;
   unsigned          npages, cap;
-  cairo_t          *cr;                /* draws on the last page */
   ct_warning_func_t warn;
   void             *warn_data;
 };
+
+/* Replays a page onto `cr` (in points). */
+void ct_page_replay(const ct_page_t *page, cairo_t *cr);
 
 #endif /* CT_CANVAS_H */

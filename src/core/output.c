@@ -130,9 +130,10 @@ static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
 
 /* ---- formats ---------------------------------------------------------- */
 
-static void paint_page(cairo_t *cr, cairo_surface_t *page) {
-  cairo_set_source_surface(cr, page, 0, 0);
-  cairo_paint(cr);
+static void paint_page(cairo_t *cr, const ct_page_t *page) {
+  cairo_save(cr);
+  ct_page_replay(page, cr);
+  cairo_restore(cr);
 }
 
 static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *err) {
@@ -157,7 +158,7 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
   cr = cairo_create(img);
   cairo_scale(cr, scale, scale);
-  paint_page(cr, c->pages[page]);
+  paint_page(cr, &c->pages[page]);
   s = cairo_status(cr);
   cairo_destroy(cr);
   if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_write_to_png_stream(img, sink_write, sink);
@@ -214,7 +215,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   cairo_svg_surface_restrict_to_version(svg, CAIRO_SVG_VERSION_1_1);
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
-  paint_page(cr, c->pages[page]);
+  paint_page(cr, &c->pages[page]);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -270,7 +271,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
   for (i = 0; i < c->npages; i++) {
-    paint_page(cr, c->pages[i]);
+    paint_page(cr, &c->pages[i]);
     cairo_show_page(cr);
   }
   s = cairo_status(cr);
