@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 LUADIR   = $(PREFIX)/share/lua/5.4
-LIBDIR   = $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 
 PKGS := lua5.4 freetype2 harfbuzz cairo libxml-2.0 zlib

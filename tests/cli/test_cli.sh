@@ -141,4 +141,22 @@ expect 1 "cannot open" "$CT" "$T/missing.lua"
 printf 'x = = 1\n' > "$T/syntax.lua"
 expect 1 "syntax.lua:1:" "$CT" "$T/syntax.lua"
 
+# ---- PDF and SVG draw what PNG draws (poppler rasterizes the PDF; vectors, no bitmaps)
+if command -v pdftoppm >/dev/null 2>&1; then
+  "$CT" view $F/twemoji-colr0.woff2 --unicodes=U+1F308,U+263A,U+2764 --font-size=48 -o "$T/v.png"
+  "$CT" view $F/twemoji-colr0.woff2 --unicodes=U+1F308,U+263A,U+2764 --font-size=48 -o "$T/v.pdf"
+  pdftoppm -r 72 -png -singlefile "$T/v.pdf" "$T/vpdf"
+  res=$("$B/tests/imgcmp" "$T/v.png" "$T/vpdf.png" --max-mae 1.0 --min-psnr 32) && ok || bad "PDF differs from PNG: $res"
+  pdfimages -list "$T/v.pdf" | awk 'NR > 2' | grep -q . && bad "PDF holds raster images" || ok
+fi
+
+# ---- make install honours PREFIX and DESTDIR; the installed module loads in plain Lua
+if [ -z "$CT_ASAN" ]; then
+  make -s install B="$B" DESTDIR="$T/root" PREFIX=/opt/ct > "$T/install.log" 2>&1 || bad "make install failed: $(tail -3 "$T/install.log")"
+  [ -x "$T/root/opt/ct/bin/chromatype" ] && ok || bad "no installed chromatype"
+  LUA_CPATH="$T/root/opt/ct/lib/lua/5.4/?.so;;" LUA_PATH="$T/root/opt/ct/share/lua/5.4/?/init.lua;;" \
+    lua5.4 -e "local ct = require 'chromatype'; assert(ct.open_font('$F/ct-colr0.ttf'):info().family == 'Chromatype Test')" \
+    && ok || bad "installed module does not load"
+fi
+
 echo "cli: $pass passed, $fail failed"
