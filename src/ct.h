@@ -195,6 +195,10 @@ typedef struct ct_paint ct_paint_t;
 struct ct_paint {
   int             ref;
   ct_paint_kind_t kind;
+  /* What drawing it costs, kept by the constructors: nodes visited when the tree is
+     drawn (shared subtrees count each time; saturates at UINT32_MAX) and its depth. */
+  uint32_t        weight;
+  uint32_t        height;
   union {
     struct { ct_paint_t **children; unsigned count; } layers;
     /* font NULL: the font the tree is drawn with (trees cached in a font) */
@@ -234,6 +238,11 @@ int         ct_composite_mode_from_name(const char *name);
 ct_color_t  ct_color_palette(unsigned index, double alpha);
 ct_color_t  ct_color_foreground(double alpha);
 ct_color_t  ct_color_rgba(ct_rgba_t rgba);
+
+/* Warnings met while building glyph trees (a COLRv1 graph with a cycle, over a limit,
+   truncated...), oldest first: returns a malloc'ed message the caller frees, or NULL.
+   Each is reported once: trees are built once per font, glyph and format. */
+char *ct_font_take_warning(ct_font_t *font);
 
 /* Which representation of a glyph to use. AUTO prefers COLRv1 > COLRv0 > SVG > bitmap. */
 typedef enum {

@@ -179,31 +179,14 @@ nomem:
   return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
 }
 
-/* Counts nodes and depth of a tree up to the limits; returns 0 when over them. */
-static int within_limits(const ct_paint_t *p, unsigned depth, unsigned *nodes) {
-  unsigned i;
-  if (!p) return 1;
-  if (depth >= CT_MAX_PAINT_DEPTH || ++*nodes > CT_MAX_PAINT_WORK) return 0;
-  switch (p->kind) {
-  case CT_PAINT_LAYERS:
-    for (i = 0; i < p->u.layers.count; i++)
-      if (!within_limits(p->u.layers.children[i], depth + 1, nodes)) return 0;
-    return 1;
-  case CT_PAINT_GLYPH: return within_limits(p->u.glyph.child, depth + 1, nodes);
-  case CT_PAINT_TRANSFORM: return within_limits(p->u.transform.child, depth + 1, nodes);
-  case CT_PAINT_CLIP: return within_limits(p->u.clip.child, depth + 1, nodes);
-  case CT_PAINT_COMPOSITE:
-    return within_limits(p->u.composite.source, depth + 1, nodes) &&
-           within_limits(p->u.composite.backdrop, depth + 1, nodes);
-  default: return 1;
-  }
+static int within_limits(const ct_paint_t *p) {
+  return p->height <= CT_MAX_PAINT_DEPTH && p->weight <= CT_MAX_PAINT_WORK;
 }
 
 /* One warning per tree over the walk limits; the compositor draws it in part. */
 static void check_limits(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *paint, int gid) {
-  unsigned nodes = 0;
   char msg[600];
-  if (!c->warn || within_limits(paint, 0, &nodes)) return;
+  if (!c->warn || within_limits(paint)) return;
   if (gid >= 0)
     snprintf(msg, sizeof msg, "%s: glyph %d: paint tree deeper than %u or larger than %u nodes; "
              "drawn in part", font->name, gid, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
@@ -211,6 +194,15 @@ static void check_limits(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *pain
     snprintf(msg, sizeof msg, "%s: paint tree deeper than %u or larger than %u nodes; drawn in part",
              font->name, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
   c->warn(c->warn_data, msg);
+}
+
+/* Hands the font's warnings (from building trees) to the canvas's warning function. */
+static void pass_warnings(ct_canvas_t *c, ct_font_t *font) {
+  char *m;
+  while ((m = ct_font_take_warning(font))) {
+    if (c->warn) c->warn(c->warn_data, m);
+    free(m);
+  }
 }
 
 ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shaped_t *run,
@@ -231,6 +223,7 @@ ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shap
     ct_placed_t *item = &op->u.glyphs.items[op->u.glyphs.count];
     item->paint = ct_font_get_glyph_paint(font, g->gid, style->format, err);
     if (!item->paint) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    pass_warnings(c, font);
     item->x = x + (px + g->x_offset) * scale;
     item->y = y - (py + g->y_offset) * scale;
     op->u.glyphs.count++;

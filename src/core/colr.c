@@ -10,14 +10,6 @@
 #include "ct-private.h"
 #include FT_COLOR_H
 
-int ct_colr1_has_glyph(ct_font_t *font, unsigned gid) {
-  FT_OpaquePaint paint;
-  if (!(font->color_formats & CT_COLOR_COLR1)) return 0;
-  paint.p = NULL;
-  paint.insert_root_transform = 1;
-  return FT_Get_Color_Glyph_Paint(font->ft_face, gid, FT_COLOR_INCLUDE_ROOT_TRANSFORM, &paint) != 0;
-}
-
 /* COLRv0: each layer is a glyph outline filled with a palette entry, bottom to top. */
 ct_paint_t *ct_colr0_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err) {
   hb_ot_color_layer_t buf[32];
@@ -57,18 +49,30 @@ static ct_paint_t *mono_paint(unsigned gid) {
   return ct_paint_glyph_create(NULL, gid, ct_paint_solid_create(ct_color_foreground(1.0)));
 }
 
+static ct_paint_t *colr1(ct_font_t *font, unsigned gid, int *handled) {
+  ct_error_t e;
+  int warned = 0;
+  ct_paint_t *p = ct_colr1_glyph_paint(font, gid, &e, &warned);
+  if (warned) ct_font_add_warning(font, e.message);
+  *handled = p != NULL || warned;   /* over a limit: the outline, not COLRv0 */
+  return p;
+}
+
 static ct_paint_t *build_paint(ct_font_t *font, unsigned gid, ct_format_t format, ct_error_t *err) {
   ct_paint_t *p = NULL;
+  int handled = 0;
   switch (format) {
-  case CT_FORMAT_AUTO:
-    /* COLRv1 drawing arrives with the COLRv1 renderer; until then its glyphs use the
-       COLRv0 records that such fonts carry for older renderers. */
-    p = ct_colr0_glyph_paint(font, gid, err);
+  case CT_FORMAT_AUTO:   /* COLRv1 is preferred over COLRv0 when a glyph has both */
+    p = colr1(font, gid, &handled);
+    if (!handled) p = ct_colr0_glyph_paint(font, gid, err);
+    break;
+  case CT_FORMAT_COLR1:
+    p = colr1(font, gid, &handled);
     break;
   case CT_FORMAT_COLR0:
     p = ct_colr0_glyph_paint(font, gid, err);
     break;
-  case CT_FORMAT_COLR1: case CT_FORMAT_SVG: case CT_FORMAT_BITMAP: case CT_FORMAT_MONO:
+  case CT_FORMAT_SVG: case CT_FORMAT_BITMAP: case CT_FORMAT_MONO:
     break;
   }
   return p ? p : mono_paint(gid);

@@ -31,6 +31,9 @@ struct ct_font {
   unsigned       upem;
   unsigned       glyph_count;
   unsigned       color_formats;
+  /* warnings met while building cached trees, until a caller takes them */
+  char          *warnings[16];
+  unsigned       nwarnings;
   /* caches, indexed by glyph id and allocated on first use */
   cairo_path_t **outlines;
   ct_paint_t   **paints[CT_FORMAT_COUNT];
@@ -47,10 +50,17 @@ const char *ct_ft_error_string(FT_Error error);
    Returns NULL for an empty glyph. */
 const cairo_path_t *ct_font_get_outline(ct_font_t *font, unsigned gid);
 void ct_font_clear_outlines(ct_font_t *font);
+void ct_font_clear_paints(ct_font_t *font);   /* font.c */
 
 /* colr.c: COLRv0 layers of a glyph as a paint tree, or NULL (not a color glyph). */
 ct_paint_t *ct_colr0_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err);
+/* colr1.c: the COLRv1 graph of a glyph as a paint tree, or NULL (none, or over a limit:
+   then *warned is set and `err` says why).  A tree with bad parts left out also sets
+   *warned. */
+ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err, int *warned);
 int ct_colr1_has_glyph(ct_font_t *font, unsigned gid);
+/* font.c: queues a warning about the font (drained by ct_font_take_warning). */
+void ct_font_add_warning(ct_font_t *font, const char *message);
 
 /* palette.c: the palette of a style resolved to RGBA (`count` entries). */
 typedef struct {

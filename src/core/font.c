@@ -263,16 +263,28 @@ ct_font_t *ct_font_reference(ct_font_t *font) {
   return font;
 }
 
+void ct_font_add_warning(ct_font_t *font, const char *message) {
+  char *m;
+  if (font->nwarnings == sizeof font->warnings / sizeof font->warnings[0]) return;   /* enough said */
+  if ((m = strdup(message))) font->warnings[font->nwarnings++] = m;
+}
+
+char *ct_font_take_warning(ct_font_t *font) {
+  char *m;
+  if (font->nwarnings == 0) return NULL;
+  m = font->warnings[0];
+  memmove(font->warnings, font->warnings + 1, --font->nwarnings * sizeof font->warnings[0]);
+  return m;
+}
+
 void ct_font_destroy(ct_font_t *font) {
   unsigned i, f;
   if (!font || --font->ref > 0) return;
+  for (i = 0; i < font->nwarnings; i++) free(font->warnings[i]);
   ct_font_clear_outlines(font);
   free(font->outlines);
-  for (f = 0; f < CT_FORMAT_COUNT; f++) {
-    if (!font->paints[f]) continue;
-    for (i = 0; i < font->glyph_count; i++) ct_paint_destroy(font->paints[f][i]);
-    free(font->paints[f]);
-  }
+  ct_font_clear_paints(font);
+  for (f = 0; f < CT_FORMAT_COUNT; f++) free(font->paints[f]);
   if (font->hb_font) hb_font_destroy(font->hb_font);
   if (font->hb_face) hb_face_destroy(font->hb_face);
   if (font->blob) hb_blob_destroy(font->blob);
@@ -281,6 +293,17 @@ void ct_font_destroy(ct_font_t *font) {
   free(font->data);
   free(font->name);
   free(font);
+}
+
+void ct_font_clear_paints(ct_font_t *font) {
+  unsigned i, f;
+  for (f = 0; f < CT_FORMAT_COUNT; f++) {
+    if (!font->paints[f]) continue;
+    for (i = 0; i < font->glyph_count; i++) {
+      ct_paint_destroy(font->paints[f][i]);
+      font->paints[f][i] = NULL;
+    }
+  }
 }
 
 const char *ct_font_get_path(const ct_font_t *font) { return font->name; }
@@ -405,6 +428,7 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
     return ct_set_error(err, ct_from_ft_error(fe), "%s: cannot set variations: %s", font->name,
                         ct_ft_error_string(fe));
   ct_font_clear_outlines(font);
+  ct_font_clear_paints(font);   /* COLRv1 trees depend on the location */
   return CT_OK;
 }
 

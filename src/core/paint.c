@@ -12,8 +12,16 @@ static ct_paint_t *node_new(ct_paint_kind_t kind) {
   if (p) {
     p->ref = 1;
     p->kind = kind;
+    p->weight = 1;
+    p->height = 1;
   }
   return p;
+}
+
+/* Adds a child's cost to its parent's. */
+static void add_cost(ct_paint_t *p, const ct_paint_t *child) {
+  p->weight = child->weight > UINT32_MAX - p->weight ? UINT32_MAX : p->weight + child->weight;
+  if (child->height + 1 > p->height) p->height = child->height + 1;
 }
 
 ct_paint_t *ct_paint_layers_create(unsigned capacity) {
@@ -38,6 +46,7 @@ ct_status_t ct_paint_layers_append(ct_paint_t *layers, ct_paint_t *child) {
   }
   layers->u.layers.children[n] = child;
   layers->u.layers.count = n + 1;
+  add_cost(layers, child);
   return CT_OK;
 }
 
@@ -47,6 +56,7 @@ ct_paint_t *ct_paint_glyph_create(ct_font_t *font, unsigned gid, ct_paint_t *chi
   p->u.glyph.font = ct_font_reference(font);
   p->u.glyph.gid = gid;
   p->u.glyph.child = child;
+  add_cost(p, child);
   return p;
 }
 
@@ -66,6 +76,7 @@ ct_paint_t *ct_paint_transform_create(const double m[6], ct_paint_t *child) {
   p->u.transform.dx = m[4];
   p->u.transform.dy = m[5];
   p->u.transform.child = child;
+  add_cost(p, child);
   return p;
 }
 
@@ -80,6 +91,8 @@ ct_paint_t *ct_paint_composite_create(ct_composite_mode_t mode, ct_paint_t *sour
   p->u.composite.mode = mode;
   p->u.composite.source = source;
   p->u.composite.backdrop = backdrop;
+  add_cost(p, source);
+  add_cost(p, backdrop);
   return p;
 }
 
@@ -91,6 +104,7 @@ ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_
   p->u.clip.x1 = x1;
   p->u.clip.y1 = y1;
   p->u.clip.child = child;
+  add_cost(p, child);
   return p;
 }
 

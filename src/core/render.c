@@ -3,6 +3,7 @@
 ** Palette entries are resolved here, at draw time.  Core layer.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ct-private.h"
@@ -10,33 +11,6 @@
 static void set_color(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_color_t *color) {
   ct_rgba_t c = ct_palette_color(ctx->palette, color);
   cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
-}
-
-static int add_stops(cairo_pattern_t *pat, ct_draw_ctx_t *ctx, const ct_color_line_t *line) {
-  unsigned i;
-  static const cairo_extend_t extend[] = { CAIRO_EXTEND_PAD, CAIRO_EXTEND_REPEAT,
-                                           CAIRO_EXTEND_REFLECT };
-  for (i = 0; i < line->count; i++) {
-    ct_rgba_t c = ct_palette_color(ctx->palette, &line->stops[i].color);
-    cairo_pattern_add_color_stop_rgba(pat, line->stops[i].offset, c.r, c.g, c.b, c.a);
-  }
-  cairo_pattern_set_extend(pat, extend[(unsigned)line->extend < 3 ? line->extend : 0]);
-  return cairo_pattern_status(pat) == CAIRO_STATUS_SUCCESS;
-}
-
-/* COLR's three-point linear gradient: p2 sets the direction of the isolines; the
-   color line runs from p0 to p1 projected onto the normal of p0->p2. */
-static cairo_pattern_t *linear_pattern(const ct_paint_t *p) {
-  double x0 = p->u.linear.x0, y0 = p->u.linear.y0;
-  double x1 = p->u.linear.x1, y1 = p->u.linear.y1;
-  double nx = p->u.linear.y2 - y0, ny = -(p->u.linear.x2 - x0);   /* normal of p0->p2 */
-  double nn = nx * nx + ny * ny;
-  if (nn > 0) {
-    double t = ((x1 - x0) * nx + (y1 - y0) * ny) / nn;
-    x1 = x0 + t * nx;
-    y1 = y0 + t * ny;
-  }
-  return cairo_pattern_create_linear(x0, y0, x1, y1);
 }
 
 static const cairo_operator_t composite_ops[CT_COMPOSITE_MODE_COUNT] = {
@@ -70,24 +44,241 @@ static void draw_glyph(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
   cairo_restore(cr);
 }
 
-static void draw_gradient(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
-  cairo_pattern_t *pat = NULL;
-  const ct_color_line_t *line = NULL;
-  if (p->kind == CT_PAINT_LINEAR) {
-    pat = linear_pattern(p);
-    line = &p->u.linear.line;
-  } else if (p->kind == CT_PAINT_RADIAL) {
-    pat = cairo_pattern_create_radial(p->u.radial.x0, p->u.radial.y0, p->u.radial.r0,
-                                      p->u.radial.x1, p->u.radial.y1, p->u.radial.r1);
-    line = &p->u.radial.line;
-  } else {
-    return;   /* sweep gradients: drawn by the COLRv1 renderer (mesh patches) */
+/* ---- gradients -------------------------------------------------------- */
+
+typedef struct { double t; ct_rgba_t c; } stop_t;   /* straight alpha */
+
+/* Resolved stops (sorted by the tree's builder); returns the count, 0 if none. */
+static unsigned resolve_stops(ct_draw_ctx_t *ctx, const ct_color_line_t *line, stop_t *buf,
+                              unsigned max, stop_t **out) {
+  stop_t *s = line->count <= max ? buf : malloc(line->count * sizeof *s);
+  unsigned i;
+  *out = s;
+  if (!s) return 0;
+  for (i = 0; i < line->count; i++) {
+    s[i].t = line->stops[i].offset;
+    s[i].c = ct_palette_color(ctx->palette, &line->stops[i].color);
   }
-  if (add_stops(pat, ctx, line)) {
+  return line->count;
+}
+
+/* Colors interpolate in premultiplied alpha (the spec), returned straight. */
+static ct_rgba_t mix(ct_rgba_t a, ct_rgba_t b, double f) {
+  ct_rgba_t r;
+  double pa = a.a * (1 - f), pb = b.a * f;
+  r.a = pa + pb;
+  if (r.a <= 0) {
+    r.r = a.r + (b.r - a.r) * f;
+    r.g = a.g + (b.g - a.g) * f;
+    r.b = a.b + (b.b - a.b) * f;
+    return r;
+  }
+  r.r = (a.r * pa + b.r * pb) / r.a;
+  r.g = (a.g * pa + b.g * pb) / r.a;
+  r.b = (a.b * pa + b.b * pb) / r.a;
+  return r;
+}
+
+/* The color line at t in the stops' own range [s[0].t, s[n-1].t]. */
+static ct_rgba_t line_at(const stop_t *s, unsigned n, double t) {
+  unsigned i;
+  if (t <= s[0].t) return s[0].c;
+  for (i = 1; i < n; i++)
+    if (t < s[i].t) return mix(s[i - 1].c, s[i].c, (t - s[i - 1].t) / (s[i].t - s[i - 1].t));
+  return s[n - 1].c;
+}
+
+/* Maps t into [lo, hi] by the extend mode. */
+static double extend_t(ct_extend_t mode, double t, double lo, double hi) {
+  double w = hi - lo, u;
+  if (mode == CT_EXTEND_PAD || w <= 0) return t < lo ? lo : t > hi ? hi : t;
+  u = fmod(t - lo, mode == CT_EXTEND_REFLECT ? 2 * w : w);
+  if (u < 0) u += mode == CT_EXTEND_REFLECT ? 2 * w : w;
+  if (mode == CT_EXTEND_REFLECT && u > w) u = 2 * w - u;
+  return lo + u;
+}
+
+/* Adds stops normalized to 0..1; between stops whose alphas differ, extra stops make
+   cairo's straight-alpha interpolation follow the premultiplied one. */
+static void add_stops(cairo_pattern_t *pat, const stop_t *s, unsigned n, double lo, double hi) {
+  unsigned i, k;
+  for (i = 0; i < n; i++) {
+    double t = (s[i].t - lo) / (hi - lo);
+    cairo_pattern_add_color_stop_rgba(pat, t, s[i].c.r, s[i].c.g, s[i].c.b, s[i].c.a);
+    if (i + 1 < n && s[i].c.a != s[i + 1].c.a && s[i + 1].t > s[i].t) {
+      double t1 = (s[i + 1].t - lo) / (hi - lo);
+      for (k = 1; k < 8; k++) {
+        ct_rgba_t c = mix(s[i].c, s[i + 1].c, k / 8.0);
+        cairo_pattern_add_color_stop_rgba(pat, t + (t1 - t) * k / 8.0, c.r, c.g, c.b, c.a);
+      }
+    }
+  }
+}
+
+static const cairo_extend_t cairo_extend[] = { CAIRO_EXTEND_PAD, CAIRO_EXTEND_REPEAT,
+                                               CAIRO_EXTEND_REFLECT };
+
+/* Linear and radial: the color line's stop range becomes 0..1 (cairo clamps offsets),
+   moving the geometry with it. */
+static void draw_linear_radial(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
+  const ct_color_line_t *line = p->kind == CT_PAINT_LINEAR ? &p->u.linear.line : &p->u.radial.line;
+  stop_t buf[16], *s;
+  unsigned n = resolve_stops(ctx, line, buf, 16, &s);
+  cairo_pattern_t *pat = NULL;
+  double lo, hi;
+
+  if (n == 0) goto done;
+  if (n == 1) {
+    cairo_set_source_rgba(cr, s[0].c.r, s[0].c.g, s[0].c.b, s[0].c.a);
+    cairo_paint(cr);
+    goto done;
+  }
+  lo = s[0].t;
+  hi = s[n - 1].t;
+  if (hi - lo < 1e-9) {   /* all stops at one offset: a hard edge when padded, else nothing */
+    if (line->extend != CT_EXTEND_PAD) goto done;
+    hi = lo + 1;
+  }
+  if (p->kind == CT_PAINT_LINEAR) {
+    /* p2 sets the direction of the isolines: the color line runs from p0 to p1
+       projected onto the normal of p0->p2 */
+    double x0 = p->u.linear.x0, y0 = p->u.linear.y0, x1 = p->u.linear.x1, y1 = p->u.linear.y1;
+    double nx = p->u.linear.y2 - y0, ny = -(p->u.linear.x2 - x0), nn = nx * nx + ny * ny;
+    if (nn > 0) {
+      double t = ((x1 - x0) * nx + (y1 - y0) * ny) / nn;
+      x1 = x0 + t * nx;
+      y1 = y0 + t * ny;
+    }
+    if (fabs(x1 - x0) < 1e-9 && fabs(y1 - y0) < 1e-9) goto done;   /* no direction */
+    pat = cairo_pattern_create_linear(x0 + lo * (x1 - x0), y0 + lo * (y1 - y0),
+                                      x0 + hi * (x1 - x0), y0 + hi * (y1 - y0));
+  } else {
+    double x0 = p->u.radial.x0, y0 = p->u.radial.y0, r0 = p->u.radial.r0;
+    double dx = p->u.radial.x1 - x0, dy = p->u.radial.y1 - y0, dr = p->u.radial.r1 - r0;
+    double ra = r0 + lo * dr, rb = r0 + hi * dr;
+    if (ra <= 0 && rb <= 0) goto done;   /* flattened to a point or a line: not drawn */
+    pat = cairo_pattern_create_radial(x0 + lo * dx, y0 + lo * dy, ra < 0 ? 0 : ra,
+                                      x0 + hi * dx, y0 + hi * dy, rb < 0 ? 0 : rb);
+  }
+  add_stops(pat, s, n, lo, hi);
+  cairo_pattern_set_extend(pat, cairo_extend[(unsigned)line->extend < 3 ? line->extend : 0]);
+  if (cairo_pattern_status(pat) == CAIRO_STATUS_SUCCESS) {
     cairo_set_source(cr, pat);
     cairo_paint(cr);
   }
-  cairo_pattern_destroy(pat);
+done:
+  if (pat) cairo_pattern_destroy(pat);
+  if (s != buf) free(s);
+}
+
+/* Sweep gradients, which cairo 1.16 lacks: mesh patches, one per slice of the circle,
+   each colored at its two edge angles.  Angles run counter-clockwise from +x in font
+   units (y up); the color line maps start..end, extended around the full circle. */
+static void draw_sweep(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
+  const ct_color_line_t *line = &p->u.sweep.line;
+  stop_t buf[16], *s;
+  unsigned n = resolve_stops(ctx, line, buf, 16, &s), k;
+  double a0 = p->u.sweep.start_angle, a1 = p->u.sweep.end_angle;
+  double cx = p->u.sweep.cx, cy = p->u.sweep.cy, x1, y1, x2, y2, r = 0, lo, hi;
+  double cuts[1024];
+  unsigned ncuts = 0;
+  cairo_pattern_t *mesh;
+
+  if (n == 0) goto done;
+  lo = s[0].t;
+  hi = s[n - 1].t;
+  /* equal angles, or all stops at one offset: a hard edge when padded, else nothing */
+  if ((fabs(a1 - a0) < 1e-9 || hi - lo < 1e-9) && line->extend != CT_EXTEND_PAD) goto done;
+  /* a radius that covers what can be seen: the clip's corners from the center */
+  cairo_clip_extents(cr, &x1, &y1, &x2, &y2);
+  {
+    double xs[2] = { x1, x2 }, ys[2] = { y1, y2 };
+    unsigned i, j;
+    for (i = 0; i < 2; i++)
+      for (j = 0; j < 2; j++) {
+        double d = hypot(xs[i] - cx, ys[j] - cy);
+        if (d > r) r = d;
+      }
+  }
+  if (!(r > 0) || !isfinite(r)) goto done;
+  r = r * 1.01 + 1;
+
+  /* slice edges: every 10 degrees, and at every angle where the color line has a stop */
+  for (k = 0; k <= 36; k++) cuts[ncuts++] = k * 10.0;
+  if (fabs(a1 - a0) >= 1e-9) {
+    /* the color line's stops, repeated or mirrored as the extend mode says, as angles */
+    double span = a1 - a0, w = hi - lo, ta = (0 - a0) / span, tb = (360 - a0) / span;
+    double tmin = ta < tb ? ta : tb, tmax = ta < tb ? tb : ta;
+    double period = line->extend == CT_EXTEND_REFLECT ? 2 * w : w;
+    long m, mmin = 0, mmax = 0;
+    unsigned i;
+    if (line->extend != CT_EXTEND_PAD && period > 1e-9) {
+      mmin = (long)floor((tmin - lo) / period) - 1;
+      mmax = (long)ceil((tmax - lo) / period) + 1;
+      if (mmax - mmin > 360) mmax = mmin + 360;   /* finer than a degree: enough cuts */
+    }
+    for (m = mmin; m <= mmax; m++)
+      for (i = 0; i < n && ncuts < 1020; i++) {
+        double ts[2], a;
+        unsigned j, nts = 1;
+        ts[0] = s[i].t + m * period;
+        if (line->extend == CT_EXTEND_REFLECT) ts[nts++] = 2 * lo + 2 * w - s[i].t + m * period;
+        for (j = 0; j < nts; j++) {
+          a = a0 + ts[j] * span;
+          if (a > 0 && a < 360) cuts[ncuts++] = a;
+        }
+      }
+  }
+  for (k = 1; k < ncuts; k++) {   /* insertion sort: a few dozen values */
+    double v = cuts[k];
+    unsigned j = k;
+    while (j > 0 && cuts[j - 1] > v) { cuts[j] = cuts[j - 1]; j--; }
+    cuts[j] = v;
+  }
+
+  mesh = cairo_pattern_create_mesh();
+  for (k = 0; k + 1 < ncuts; k++) {
+    double t0 = cuts[k] * M_PI / 180, t1 = cuts[k + 1] * M_PI / 180, h, mid;
+    ct_rgba_t c0, c1;
+    double u0, u1;
+    if (t1 - t0 < 1e-9) continue;
+    /* the color at each edge: slightly inside the slice, so hard stops stay hard */
+    mid = 1e-6 * (cuts[k + 1] - cuts[k]);
+    if (fabs(a1 - a0) < 1e-9) {   /* padded, zero width: first color before, last after */
+      c0 = cuts[k] + mid < a0 ? s[0].c : s[n - 1].c;
+      c1 = cuts[k + 1] - mid < a0 ? s[0].c : s[n - 1].c;
+    } else if (hi - lo < 1e-9) {   /* padded, one offset: first color before it, last after */
+      double edge = a0 + lo * (a1 - a0);
+      int rev = a1 < a0;
+      c0 = ((cuts[k] + mid < edge) != rev) ? s[0].c : s[n - 1].c;
+      c1 = ((cuts[k + 1] - mid < edge) != rev) ? s[0].c : s[n - 1].c;
+    } else {
+      u0 = (cuts[k] + mid - a0) / (a1 - a0);
+      u1 = (cuts[k + 1] - mid - a0) / (a1 - a0);
+      c0 = line_at(s, n, extend_t(line->extend, u0, lo, hi));
+      c1 = line_at(s, n, extend_t(line->extend, u1, lo, hi));
+    }
+    h = 4.0 / 3.0 * tan((t1 - t0) / 4);   /* cubic arc control length */
+    cairo_mesh_pattern_begin_patch(mesh);
+    cairo_mesh_pattern_move_to(mesh, cx, cy);
+    cairo_mesh_pattern_line_to(mesh, cx + r * cos(t0), cy + r * sin(t0));
+    cairo_mesh_pattern_curve_to(mesh, cx + r * (cos(t0) - h * sin(t0)), cy + r * (sin(t0) + h * cos(t0)),
+                                cx + r * (cos(t1) + h * sin(t1)), cy + r * (sin(t1) - h * cos(t1)),
+                                cx + r * cos(t1), cy + r * sin(t1));
+    cairo_mesh_pattern_line_to(mesh, cx, cy);
+    cairo_mesh_pattern_set_corner_color_rgba(mesh, 0, c0.r, c0.g, c0.b, c0.a);
+    cairo_mesh_pattern_set_corner_color_rgba(mesh, 1, c0.r, c0.g, c0.b, c0.a);
+    cairo_mesh_pattern_set_corner_color_rgba(mesh, 2, c1.r, c1.g, c1.b, c1.a);
+    cairo_mesh_pattern_set_corner_color_rgba(mesh, 3, c1.r, c1.g, c1.b, c1.a);
+    cairo_mesh_pattern_end_patch(mesh);
+  }
+  if (cairo_pattern_status(mesh) == CAIRO_STATUS_SUCCESS) {
+    cairo_set_source(cr, mesh);
+    cairo_paint(cr);
+  }
+  cairo_pattern_destroy(mesh);
+done:
+  if (s != buf) free(s);
 }
 
 static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
@@ -110,8 +301,11 @@ static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
     set_color(cr, ctx, &p->u.solid.color);
     cairo_paint(cr);
     break;
-  case CT_PAINT_LINEAR: case CT_PAINT_RADIAL: case CT_PAINT_SWEEP:
-    draw_gradient(cr, ctx, p);
+  case CT_PAINT_LINEAR: case CT_PAINT_RADIAL:
+    draw_linear_radial(cr, ctx, p);
+    break;
+  case CT_PAINT_SWEEP:
+    draw_sweep(cr, ctx, p);
     break;
   case CT_PAINT_TRANSFORM: {
     cairo_matrix_t m, inv;
