@@ -229,6 +229,10 @@ ct_paint_t *ct_paint_radial_create(const ct_color_line_t *line, const double c[6
 ct_paint_t *ct_paint_sweep_create(const ct_color_line_t *line, double cx, double cy,
                                   double start_deg, double end_deg);
 
+/* The tree as text, one indented line per node (numbers as %.3g, -0 as 0): for golden
+   tests and for reading.  Returns a malloc'ed string, or NULL when out of memory. */
+char *ct_paint_trace(const ct_paint_t *paint);
+
 ct_paint_t *ct_paint_reference(ct_paint_t *paint);   /* NULL-safe */
 void        ct_paint_destroy(ct_paint_t *paint);     /* NULL-safe */
 const char *ct_paint_kind_name(ct_paint_kind_t kind);

@@ -2,6 +2,8 @@
 ** paint.c: the paint tree, the one representation of every color glyph: node
 ** constructors, reference counting, and the names of kinds and modes.  Core layer.
 */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,4 +248,134 @@ ct_color_t ct_color_rgba(ct_rgba_t rgba) {
   c.rgba = rgba;
   c.alpha = 1.0;
   return c;
+}
+
+/* ---- traces ------------------------------------------------------------- */
+
+typedef struct { char *buf; size_t len, cap; int failed; } text_t;
+
+static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_t *t, const char *fmt, ...) {
+  va_list ap;
+  int n;
+  if (t->failed) return;
+  for (;;) {
+    va_start(ap, fmt);
+    n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < t->cap - t->len) break;
+    {
+      size_t cap = t->cap * 2 + (size_t)(n > 0 ? n : 0) + 256;
+      char *b = realloc(t->buf, cap);
+      if (!b) { t->failed = 1; return; }
+      t->buf = b;
+      t->cap = cap;
+    }
+  }
+  t->len += (size_t)n;
+}
+
+/* %.3g without a negative zero */
+static void num(text_t *t, double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.3g", v);
+  put(t, " %s", strcmp(buf, "-0") == 0 ? "0" : buf);
+}
+
+static void color(text_t *t, const ct_color_t *c) {
+  switch (c->kind) {
+  case CT_COLOR_PALETTE: put(t, " palette %u", c->index); break;
+  case CT_COLOR_FOREGROUND: put(t, " foreground"); break;
+  case CT_COLOR_RGBA:
+    put(t, " rgba");
+    num(t, c->rgba.r); num(t, c->rgba.g); num(t, c->rgba.b); num(t, c->rgba.a);
+    break;
+  }
+  put(t, " alpha");
+  num(t, c->alpha);
+}
+
+static const char *const extend_names[] = { "pad", "repeat", "reflect" };
+
+static void line(text_t *t, const ct_color_line_t *l, int depth) {
+  unsigned i;
+  put(t, "%*sextend %s\n", depth * 2, "", (unsigned)l->extend < 3 ? extend_names[l->extend] : "?");
+  for (i = 0; i < l->count; i++) {
+    put(t, "%*sstop", depth * 2, "");
+    num(t, l->stops[i].offset);
+    color(t, &l->stops[i].color);
+    put(t, "\n");
+  }
+}
+
+static void trace(text_t *t, const ct_paint_t *p, int depth) {
+  unsigned i;
+  put(t, "%*s%s", depth * 2, "", ct_paint_kind_name(p->kind));
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    put(t, " %u\n", p->u.layers.count);
+    for (i = 0; i < p->u.layers.count; i++) trace(t, p->u.layers.children[i], depth + 1);
+    return;
+  case CT_PAINT_GLYPH:
+    put(t, " gid %u%s\n", p->u.glyph.gid, p->u.glyph.font ? " (another font)" : "");
+    trace(t, p->u.glyph.child, depth + 1);
+    return;
+  case CT_PAINT_SOLID:
+    color(t, &p->u.solid.color);
+    put(t, "\n");
+    return;
+  case CT_PAINT_LINEAR:
+    put(t, " p0"); num(t, p->u.linear.x0); num(t, p->u.linear.y0);
+    put(t, " p1"); num(t, p->u.linear.x1); num(t, p->u.linear.y1);
+    put(t, " p2"); num(t, p->u.linear.x2); num(t, p->u.linear.y2);
+    put(t, "\n");
+    line(t, &p->u.linear.line, depth + 1);
+    return;
+  case CT_PAINT_RADIAL:
+    put(t, " c0"); num(t, p->u.radial.x0); num(t, p->u.radial.y0);
+    put(t, " r0"); num(t, p->u.radial.r0);
+    put(t, " c1"); num(t, p->u.radial.x1); num(t, p->u.radial.y1);
+    put(t, " r1"); num(t, p->u.radial.r1);
+    put(t, "\n");
+    line(t, &p->u.radial.line, depth + 1);
+    return;
+  case CT_PAINT_SWEEP:
+    put(t, " center"); num(t, p->u.sweep.cx); num(t, p->u.sweep.cy);
+    put(t, " angles"); num(t, p->u.sweep.start_angle); num(t, p->u.sweep.end_angle);
+    put(t, "\n");
+    line(t, &p->u.sweep.line, depth + 1);
+    return;
+  case CT_PAINT_TRANSFORM:
+    num(t, p->u.transform.xx); num(t, p->u.transform.yx); num(t, p->u.transform.xy);
+    num(t, p->u.transform.yy); num(t, p->u.transform.dx); num(t, p->u.transform.dy);
+    put(t, "\n");
+    trace(t, p->u.transform.child, depth + 1);
+    return;
+  case CT_PAINT_COMPOSITE:
+    put(t, " %s\n", ct_composite_mode_name(p->u.composite.mode));
+    put(t, "%*ssource\n", depth * 2 + 2, "");
+    trace(t, p->u.composite.source, depth + 2);
+    put(t, "%*sbackdrop\n", depth * 2 + 2, "");
+    trace(t, p->u.composite.backdrop, depth + 2);
+    return;
+  case CT_PAINT_CLIP:
+    num(t, p->u.clip.x0); num(t, p->u.clip.y0); num(t, p->u.clip.x1); num(t, p->u.clip.y1);
+    put(t, "\n");
+    trace(t, p->u.clip.child, depth + 1);
+    return;
+  case CT_PAINT_KIND_COUNT:
+    put(t, "\n");
+    return;
+  }
+}
+
+char *ct_paint_trace(const ct_paint_t *paint) {
+  text_t t = { NULL, 0, 0, 0 };
+  put(&t, "%s", "");
+  if (paint) trace(&t, paint, 0);
+  if (t.failed) {
+    free(t.buf);
+    return NULL;
+  }
+  return t.buf;
 }

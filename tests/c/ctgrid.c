@@ -4,6 +4,7 @@
 ** pixel with tests/render/ref/ *.chromium.png.  Test tool.
 ** usage: ctgrid FONT OUT.png --cols N (--codepoints U+41-U+44,U+1F1FA+U+1F1F8 | --strings a,b)
 **        [--size 48] [--palette N] [--override 0=#00ff00ff,3=#ff000080] [--fg #0000ff] [--format F]
+**        [--variations wght=700,...]
 */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ static void warn(void *data, const char *msg) {
 int main(int argc, char **argv) {
   char *items[512];
   int nitems = 0, cols = 8, i;
+  const char *variations = NULL;
   double size = 48;
   ct_text_style_t style;
   ct_palette_override_t ov[16];
@@ -48,6 +50,7 @@ int main(int argc, char **argv) {
     else if (strcmp(k, "--palette") == 0) style.palette = (unsigned)atoi(v);
     else if (strcmp(k, "--fg") == 0) ct_rgba_parse(v, &style.foreground);
     else if (strcmp(k, "--format") == 0) style.format = (ct_format_t)ct_format_from_name(v);
+    else if (strcmp(k, "--variations") == 0) variations = v;
     else if (strcmp(k, "--override") == 0) {
       char *s = strdup(v), *tok, *save = NULL;
       for (tok = strtok_r(s, ",", &save); tok && style.override_count < 16; tok = strtok_r(NULL, ",", &save)) {
@@ -102,6 +105,10 @@ int main(int argc, char **argv) {
   if (nitems == 0 || cols <= 0) { fprintf(stderr, "ctgrid: nothing to draw\n"); return 2; }
   font = ct_font_create_from_file(argv[1], 0, &err);
   if (!font) { fprintf(stderr, "ctgrid: %s\n", err.message); return 1; }
+  if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) {
+    fprintf(stderr, "ctgrid: %s\n", err.message);
+    return 1;
+  }
   {
     double cell = round(size * 1.5), ox = round(size / 4), oy = round(size * 1.125);
     int rows;

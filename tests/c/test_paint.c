@@ -2,54 +2,10 @@
 ** test_paint.c: paint trees of COLRv0 glyphs as golden text traces (tests/paint/ *.txt;
 ** CT_REGENERATE=1 rewrites them), node construction and reference counting.  Core unit test.
 */
+#include <unistd.h>
+
 #include "ct-test.h"
 #include "ct.h"
-
-typedef struct { char *buf; size_t len, cap; } str_t;
-
-static void put(str_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(str_t *s, const char *fmt, ...) {
-  va_list ap;
-  int n;
-  if (s->cap - s->len < 512) {
-    s->cap = s->cap * 2 + 4096;
-    s->buf = realloc(s->buf, s->cap);
-  }
-  va_start(ap, fmt);
-  n = vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
-  va_end(ap);
-  s->len += (size_t)n;
-}
-
-static void trace_color(str_t *s, const ct_color_t *c) {
-  if (c->kind == CT_COLOR_PALETTE) put(s, "palette %u", c->index);
-  else if (c->kind == CT_COLOR_FOREGROUND) put(s, "foreground");
-  else put(s, "rgba %.3g %.3g %.3g %.3g", c->rgba.r, c->rgba.g, c->rgba.b, c->rgba.a);
-  put(s, " alpha %.3g", c->alpha);
-}
-
-/* One indented line per node. */
-static void trace(str_t *s, const ct_paint_t *p, int depth) {
-  unsigned i;
-  put(s, "%*s%s", depth * 2, "", ct_paint_kind_name(p->kind));
-  switch (p->kind) {
-  case CT_PAINT_LAYERS:
-    put(s, " %u\n", p->u.layers.count);
-    for (i = 0; i < p->u.layers.count; i++) trace(s, p->u.layers.children[i], depth + 1);
-    return;
-  case CT_PAINT_GLYPH:
-    put(s, " gid %u\n", p->u.glyph.gid);
-    trace(s, p->u.glyph.child, depth + 1);
-    return;
-  case CT_PAINT_SOLID:
-    put(s, " ");
-    trace_color(s, &p->u.solid.color);
-    put(s, "\n");
-    return;
-  default:
-    put(s, "\n");
-  }
-}
 
 static void golden(const char *name, const char *text) {
   char path[256];
@@ -63,11 +19,20 @@ static void golden(const char *name, const char *text) {
   f = fopen(path, "r");
   CHECK_MSG(f != NULL, "%s missing (CT_REGENERATE=1 make check writes it)", path);
   if (f) {
-    char buf[16384];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    size_t cap = strlen(text) + 2;
+    char *buf = malloc(cap);
+    size_t n = fread(buf, 1, cap - 1, f);
     buf[n] = '\0';
     fclose(f);
-    CHECK_MSG(strcmp(buf, text) == 0, "%s differs:\n--- expected\n%s--- got\n%s", path, buf, text);
+    if (strcmp(buf, text) != 0) {   /* show the first differing line */
+      size_t i = 0, start = 0;
+      while (buf[i] && buf[i] == text[i]) { if (buf[i] == '\n') start = i + 1; i++; }
+      CHECK_MSG(0, "%s differs at:\n  expected: %.*s\n  got:      %.*s", path,
+                (int)strcspn(buf + start, "\n"), buf + start, (int)strcspn(text + start, "\n"), text + start);
+    } else {
+      CHECK(1);
+    }
+    free(buf);
   }
 }
 
@@ -82,7 +47,8 @@ static void test_traces(void) {
     ct_error_t err;
     ct_font_t *f = ct_font_create_from_file(cases[i].file, 0, &err);
     ct_shaped_t run;
-    str_t s = { NULL, 0, 0 };
+    char *s = NULL;
+    size_t len = 0;
     unsigned g;
     if (!f) { CHECK(0); continue; }
     ct_shape(f, cases[i].chars, strlen(cases[i].chars), NULL, &run, &err);
@@ -90,8 +56,16 @@ static void test_traces(void) {
       ct_paint_t *p = ct_font_get_glyph_paint(f, run.glyphs[g].gid, cases[i].format, &err);
       char name[64];
       ct_font_get_glyph_name(f, run.glyphs[g].gid, name, sizeof name);
-      put(&s, "# glyph %u %s (%s)\n", run.glyphs[g].gid, name, ct_format_name(cases[i].format));
-      trace(&s, p, 0);
+      {
+        char *tr = ct_paint_trace(p), head[128];
+        int n = snprintf(head, sizeof head, "# glyph %u %s (%s)\n", run.glyphs[g].gid, name,
+                         ct_format_name(cases[i].format));
+        s = realloc(s, len + (size_t)n + strlen(tr) + 1);
+        memcpy(s + len, head, (size_t)n);
+        strcpy(s + len + (size_t)n, tr);
+        len += (size_t)n + strlen(tr);
+        free(tr);
+      }
       /* cached: the same tree comes back */
       {
         ct_paint_t *again = ct_font_get_glyph_paint(f, run.glyphs[g].gid, cases[i].format, &err);
@@ -100,11 +74,60 @@ static void test_traces(void) {
       }
       ct_paint_destroy(p);
     }
-    golden(cases[i].name, s.buf ? s.buf : "");
-    free(s.buf);
+    golden(cases[i].name, s ? s : "");
+    free(s);
     ct_shaped_fini(&run);
     ct_font_destroy(f);
   }
+}
+
+/* Every COLRv1 glyph of a font (by glyph id), optionally at a variation location. */
+static void test_colr1_font(const char *file, const char *name, const char *variations) {
+  ct_error_t err;
+  ct_font_t *f;
+  ct_font_info_t info;
+  char *s = NULL;
+  size_t len = 0;
+  unsigned gid;
+  if (access(file, F_OK) != 0) {
+    printf("test_paint: skip %s: %s not found (../shared absent?)\n", name, file);
+    return;
+  }
+  f = ct_font_create_from_file(file, 0, &err);
+  if (!f) { CHECK_MSG(0, "%s", err.message); return; }
+  if (variations) CHECK(ct_font_set_variations(f, variations, &err) == CT_OK);
+  ct_font_get_info(f, &info);
+  for (gid = 0; gid < info.glyph_count; gid++) {
+    ct_paint_t *p = ct_font_get_glyph_paint(f, gid, CT_FORMAT_COLR1, &err);
+    char *tr, head[160], gname[64], *w;
+    int n;
+    /* a glyph without COLRv1 comes back as its outline in the text color */
+    if (p->kind == CT_PAINT_GLYPH && p->u.glyph.gid == gid && p->u.glyph.child->kind == CT_PAINT_SOLID &&
+        p->u.glyph.child->u.solid.color.kind == CT_COLOR_FOREGROUND) {
+      ct_paint_destroy(p);
+      continue;
+    }
+    ct_font_get_glyph_name(f, gid, gname, sizeof gname);
+    tr = ct_paint_trace(p);
+    n = snprintf(head, sizeof head, "# glyph %u %s\n", gid, gname);
+    s = realloc(s, len + (size_t)n + strlen(tr) + 1);
+    memcpy(s + len, head, (size_t)n);
+    strcpy(s + len + (size_t)n, tr);
+    len += (size_t)n + strlen(tr);
+    free(tr);
+    while ((w = ct_font_take_warning(f))) {   /* warnings are part of the trace */
+      n = snprintf(head, sizeof head, "# warning: ");
+      s = realloc(s, len + (size_t)n + strlen(w) + 2);
+      memcpy(s + len, head, (size_t)n);
+      len += (size_t)n;
+      len += (size_t)sprintf(s + len, "%s\n", strstr(w, ": glyph") ? strstr(w, ": glyph") + 2 : w);
+      free(w);
+    }
+    ct_paint_destroy(p);
+  }
+  golden(name, s ? s : "");
+  free(s);
+  ct_font_destroy(f);
 }
 
 static void test_nodes(void) {
@@ -135,8 +158,14 @@ static void test_nodes(void) {
   CHECK(ct_paint_composite_create(CT_COMPOSITE_SRC, ct_paint_solid_create(ct_color_foreground(1)), NULL) == NULL);
 }
 
+#define CF "../shared/fonts/color-fonts/"
+
 int main(void) {
   test_traces();
+  test_colr1_font(CF "test_glyphs-glyf_colr_1.ttf", "test_glyphs-glyf_colr_1", NULL);
+  test_colr1_font(CF "test_glyphs-glyf_colr_1_variable.ttf", "test_glyphs-glyf_colr_1_variable-axes",
+                  "SWPS=45,ROTA=45,TLDX=200,GRX0=-300,APH1=-0.5");
+  test_colr1_font(CF "samples-glyf_colr_1.ttf", "samples-glyf_colr_1", NULL);
   test_nodes();
   return ct_test_report("test_paint");
 }
