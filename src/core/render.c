@@ -25,6 +25,7 @@ static const cairo_operator_t composite_ops[CT_COMPOSITE_MODE_COUNT] = {
 };
 
 static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p);
+static void draw_composite(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p);
 
 static void draw_glyph(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
   ct_font_t *font = p->u.glyph.font ? p->u.glyph.font : ctx->font;
@@ -281,6 +282,48 @@ done:
   if (s != buf) free(s);
 }
 
+/* Porter-Duff modes that PDF lacks are rewritten where an exact equivalent exists (so
+   PDF output stays vector): CLEAR, SRC and DEST draw one side or none, DEST_OVER swaps
+   the order, SRC_IN and DEST_IN are one side masked by the other's alpha.  The rest
+   composite two groups with the cairo operator (PDF: rasterized by cairo's fallback
+   for SRC_OUT, DEST_OUT, SRC_ATOP, DEST_ATOP, XOR and PLUS; blend modes stay vector). */
+static void draw_composite(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
+  const ct_paint_t *src = p->u.composite.source, *dst = p->u.composite.backdrop;
+  ct_composite_mode_t mode = p->u.composite.mode;
+  cairo_pattern_t *mask;
+  switch (mode) {
+  case CT_COMPOSITE_CLEAR: return;
+  case CT_COMPOSITE_SRC: draw(cr, ctx, src); return;
+  case CT_COMPOSITE_DEST: draw(cr, ctx, dst); return;
+  case CT_COMPOSITE_SRC_OVER: draw(cr, ctx, dst); draw(cr, ctx, src); return;
+  case CT_COMPOSITE_DEST_OVER: draw(cr, ctx, src); draw(cr, ctx, dst); return;
+  case CT_COMPOSITE_SRC_IN: case CT_COMPOSITE_DEST_IN:
+    cairo_push_group(cr);
+    draw(cr, ctx, mode == CT_COMPOSITE_SRC_IN ? dst : src);
+    mask = cairo_pop_group(cr);
+    cairo_push_group(cr);
+    draw(cr, ctx, mode == CT_COMPOSITE_SRC_IN ? src : dst);
+    cairo_pop_group_to_source(cr);
+    cairo_mask(cr, mask);
+    cairo_pattern_destroy(mask);
+    return;
+  default:
+    break;
+  }
+  cairo_push_group(cr);
+  draw(cr, ctx, dst);
+  cairo_push_group(cr);
+  draw(cr, ctx, src);
+  cairo_pop_group_to_source(cr);
+  /* an unknown mode composites as clear, as the spec says */
+  cairo_set_operator(cr, (unsigned)mode < CT_COMPOSITE_MODE_COUNT ? composite_ops[mode]
+                                                                  : CAIRO_OPERATOR_CLEAR);
+  cairo_paint(cr);
+  cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+  cairo_pop_group_to_source(cr);
+  cairo_paint(cr);
+}
+
 static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
   unsigned i;
   if (!p) return;
@@ -328,22 +371,9 @@ static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
     draw(cr, ctx, p->u.clip.child);
     cairo_restore(cr);
     break;
-  case CT_PAINT_COMPOSITE: {
-    ct_composite_mode_t mode = p->u.composite.mode;
-    cairo_push_group(cr);
-    draw(cr, ctx, p->u.composite.backdrop);
-    cairo_push_group(cr);
-    draw(cr, ctx, p->u.composite.source);
-    cairo_pop_group_to_source(cr);
-    /* An unknown mode composites as clear, as the spec says. */
-    cairo_set_operator(cr, (unsigned)mode < CT_COMPOSITE_MODE_COUNT ? composite_ops[mode]
-                                                                    : CAIRO_OPERATOR_CLEAR);
-    cairo_paint(cr);
-    cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
-    cairo_pop_group_to_source(cr);
-    cairo_paint(cr);
+  case CT_PAINT_COMPOSITE:
+    draw_composite(cr, ctx, p);
     break;
-  }
   case CT_PAINT_KIND_COUNT:
     break;
   }
