@@ -83,6 +83,10 @@ check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lm -fsanitize=address,undefined" CT_ASAN=1 check
 
+# Speed: glyphs per second (CPU time) for COLR sheets, cold and warm caches.
+bench: all
+	@$(B)/chromatype bench/colr.lua
+
 check-valgrind: all $(TEST_C)
 	@CT_BUILD=$(B) sh tests/valgrind.sh
 

@@ -106,6 +106,11 @@ int      ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis);
    Clears cached outlines. */
 ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err);
 
+/* The code points the font maps (its cmap), ascending: fills up to `max` of them into
+   `out` (may be NULL) and returns how many there are. */
+unsigned ct_font_get_codepoints(ct_font_t *font, uint32_t *out, unsigned max);
+unsigned ct_font_get_glyph_count(const ct_font_t *font);
+
 /* Glyph lookups. */
 int      ct_font_get_nominal_glyph(ct_font_t *font, uint32_t codepoint, unsigned *gid);
 int      ct_font_get_glyph_name(ct_font_t *font, unsigned gid, char *buf, size_t size);

@@ -432,6 +432,21 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
   return CT_OK;
 }
 
+unsigned ct_font_get_codepoints(ct_font_t *font, uint32_t *out, unsigned max) {
+  hb_set_t *set = hb_set_create();
+  hb_codepoint_t cp = HB_SET_VALUE_INVALID;
+  unsigned n = 0;
+  hb_face_collect_unicodes(font->hb_face, set);
+  while (hb_set_next(set, &cp)) {
+    if (out && n < max) out[n] = cp;
+    n++;
+  }
+  hb_set_destroy(set);
+  return n;
+}
+
+unsigned ct_font_get_glyph_count(const ct_font_t *font) { return font->glyph_count; }
+
 int ct_font_get_nominal_glyph(ct_font_t *font, uint32_t codepoint, unsigned *gid) {
   hb_codepoint_t g = 0;
   int ok = hb_font_get_nominal_glyph(font->hb_font, codepoint, &g);

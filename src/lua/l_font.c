@@ -312,15 +312,30 @@ static int l_font_glyph(lua_State *L) {
   return 1;
 }
 
+/* font:codepoints() -> ascending list of the code points the font maps.  [-0, +1] */
+static int l_font_codepoints(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  unsigned n = ct_font_get_codepoints(font, NULL, 0), i;
+  uint32_t *cps;
+  lua_createtable(L, (int)n, 0);
+  if (n == 0) return 1;
+  cps = lua_newuserdatauv(L, n * sizeof *cps, 0);   /* scratch owned by Lua: safe if we raise */
+  ct_font_get_codepoints(font, cps, n);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, cps[i]);
+    lua_rawseti(L, -3, (lua_Integer)i + 1);
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
 /* A glyph id argument: 0..65535 and in the font.  [-0, +0] */
 static unsigned checkgid(lua_State *L, int arg, ct_font_t *font) {
   lua_Integer gid = luaL_checkinteger(L, arg);
-  ct_font_info_t info;
   luaL_argcheck(L, gid >= 0 && gid <= 0xFFFF, arg, "glyph id out of range (0..65535)");
-  ct_font_get_info(font, &info);
-  if ((unsigned)gid >= info.glyph_count)
+  if ((unsigned)gid >= ct_font_get_glyph_count(font))
     luaL_argerror(L, arg, lua_pushfstring(L, "glyph id %d out of range (the font has %d glyphs)",
-                                          (int)gid, (int)info.glyph_count));
+                                          (int)gid, (int)ct_font_get_glyph_count(font)));
   return (unsigned)gid;
 }
 
@@ -428,6 +443,7 @@ static const luaL_Reg font_methods[] = {
   { "axes", l_font_axes },
   { "set_variations", l_font_set_variations },
   { "glyph", l_font_glyph },
+  { "codepoints", l_font_codepoints },
   { "glyph_name", l_font_glyph_name },
   { "advance", l_font_advance },
   { "shape", l_font_shape },

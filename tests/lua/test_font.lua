@@ -258,6 +258,13 @@ local cases = {
     for _ = 1, 20 do open() end
     collectgarbage(); collectgarbage()
   end },
+  { "codepoints lists the cmap", function()
+    same(f:codepoints(), { 0x20, 0x41, 0x42, 0x43, 0x44 })
+    local t = assert(ct.open_font(font_path("twemoji-colr0.woff2")))
+    local cps = t:codepoints()
+    assert(#cps > 1000, "twemoji maps " .. #cps)
+    for i = 2, #cps do assert(cps[i] > cps[i - 1]) end
+  end },
   { "wrong self", f.info, { 42 }, false, "chromatype.Font expected, got number" },
   { "wrong self (canvas)", function()
     checkerr("chromatype.Font expected, got chromatype.Canvas", f.info, ct.canvas { width = 1, height = 1 })
