@@ -131,6 +131,14 @@ expect 0 "warning: tests/fonts/ct-colr0.ttf: no glyph for U+005A 'Z'" "$CT" view
 n=$("$CT" view $F/ct-colr0.ttf AZZ -o "$T/w.png" 2>&1 | grep -c 'no glyph')
 [ "$n" -eq 1 ] && ok || bad "missing character warned $n times, want once"
 
+# ---- paint: the tree as text
+expect 0 "# glyph 2 A" "$CT" paint $F/ct-colr0.ttf A
+expect 0 "solid palette 1 alpha 1" "$CT" paint $F/ct-colr0.ttf A
+expect 0 "solid foreground alpha 1" "$CT" paint $F/ct-colr0.ttf A --format=mono
+expect 0 "paint FONT TEXT" "$CT" paint --help
+expect 2 "unknown option '--nope'" "$CT" paint $F/ct-colr0.ttf A --nope
+expect 1 "cannot open" "$CT" paint nope.ttf A
+
 # ---- scripts
 printf 'local ct = require "chromatype"\nprint("args", ...)\nprint(arg[0])\n' > "$T/s.lua"
 expect 0 "args	one	two" "$CT" "$T/s.lua" one two
