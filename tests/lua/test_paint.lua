@@ -226,6 +226,30 @@ local cases = {
     local gid = assert(t:glyph(0x1F600))
     same_output({ "\u{1F600}", font = t, size = 200, x = 20, y = 210 }, gid, { font = t, size = 200, x = 20, y = 210 }, { ".png" })
   end },
+  { "COLRv1 trees survive the trip through Lua tables (every glyph)", function()
+    local files = { font_path("ct-colr1.ttf"), ROOT .. "/../shared/fonts/color-fonts/test_glyphs-glyf_colr_1.ttf" }
+    local tested = 0
+    ct.on_warning(false)
+    for _, file in ipairs(files) do
+      local fnt = ct.open_font(file)
+      if fnt then
+        for _, cp in ipairs(fnt:codepoints()) do
+          local g = fnt:glyph(cp)
+          local a, b = ct.canvas{ width = 60, height = 60 }, ct.canvas{ width = 60, height = 60 }
+          a:text{ utf8.char(cp), font = fnt, size = 48, x = 6, y = 50 }
+          b:paint(fnt:paint(g), { font = fnt, size = 48, x = 6, y = 50 })
+          local pa, pb = tmpname(".png"), tmpname(".png")
+          assert(a:write(pa)); assert(b:write(pb))
+          local x, y = io.open(pa, "rb"):read("a"), io.open(pb, "rb"):read("a")
+          os.remove(pa); os.remove(pb)
+          assert(x == y, ("%s U+%X: c:paint(f:paint(g)) differs from c:text"):format(file, cp))
+          tested = tested + 1
+        end
+      end
+    end
+    ct.on_warning(nil)
+    assert(tested > 0 or not io.open(files[1]), "no COLRv1 glyph tested")
+  end },
 }
 
 return cases
