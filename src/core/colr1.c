@@ -522,11 +522,12 @@ static ct_paint_t *paint_at(walk_t *w, uint32_t off) {
 
 /* ---- the table header and the entry point ------------------------------ */
 
-static int load_table(ct_font_t *font, colr_t *t, hb_blob_t **blob) {
+/* The COLR table, referenced once per font (for WOFF fonts, reading it copies it). */
+static int load_table(ct_font_t *font, colr_t *t) {
   unsigned len = 0;
   memset(t, 0, sizeof *t);
-  *blob = hb_face_reference_table(font->hb_face, HB_TAG('C', 'O', 'L', 'R'));
-  t->d = (const uint8_t *)hb_blob_get_data(*blob, &len);
+  if (!font->colr_blob) font->colr_blob = hb_face_reference_table(font->hb_face, HB_TAG('C', 'O', 'L', 'R'));
+  t->d = (const uint8_t *)hb_blob_get_data(font->colr_blob, &len);
   t->len = len;
   if (len < 34 || u16(t, 0) < 1) return 0;
   t->base_list = u32(t, 14);
@@ -563,19 +564,8 @@ static void load_coords(ct_font_t *font, colr_t *t) {
   t->ncoords = n;
 }
 
-int ct_colr1_has_glyph(ct_font_t *font, unsigned gid) {
-  colr_t t;
-  hb_blob_t *blob;
-  int has = 0;
-  if (!(font->color_formats & CT_COLOR_COLR1)) return 0;
-  if (load_table(font, &t, &blob)) has = base_paint(&t, gid) != 0;
-  hb_blob_destroy(blob);
-  return has;
-}
-
 ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err, int *warned) {
   colr_t t;
-  hb_blob_t *blob = NULL;
   walk_t *w = NULL;
   ct_paint_t *p = NULL;
   uint32_t root;
@@ -583,7 +573,7 @@ ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err,
 
   *warned = 0;
   if (!(font->color_formats & CT_COLOR_COLR1)) return NULL;
-  if (!load_table(font, &t, &blob) || !(root = base_paint(&t, gid))) goto done;
+  if (!load_table(font, &t) || !(root = base_paint(&t, gid))) goto done;
   if (!(w = calloc(1, sizeof *w))) goto done;
   load_coords(font, &t);
   w->t = &t;
@@ -603,6 +593,5 @@ ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err,
 done:
   free(t.coords);
   free(w);
-  hb_blob_destroy(blob);
   return p;
 }

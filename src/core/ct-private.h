@@ -28,6 +28,7 @@ struct ct_font {
   hb_blob_t     *blob;          /* borrows `data` (sfnt) or NULL (WOFF: tables via FreeType) */
   hb_face_t     *hb_face;
   hb_font_t     *hb_font;
+  hb_blob_t     *colr_blob;     /* COLR, referenced on first use */
   unsigned       upem;
   unsigned       glyph_count;
   unsigned       color_formats;
@@ -58,7 +59,6 @@ ct_paint_t *ct_colr0_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err)
    then *warned is set and `err` says why).  A tree with bad parts left out also sets
    *warned. */
 ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err, int *warned);
-int ct_colr1_has_glyph(ct_font_t *font, unsigned gid);
 /* font.c: queues a warning about the font (drained by ct_font_take_warning). */
 void ct_font_add_warning(ct_font_t *font, const char *message);
 
