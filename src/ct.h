@@ -149,6 +149,8 @@ typedef enum {
   CT_PAINT_TRANSFORM,    /* affine matrix applied to the child */
   CT_PAINT_COMPOSITE,    /* source composited onto backdrop */
   CT_PAINT_CLIP,         /* rectangle clips the child */
+  CT_PAINT_SVG,          /* an OT-SVG glyph, drawn by librsvg with the palette applied */
+  CT_PAINT_BITMAP,       /* a CBDT or sbix bitmap glyph, strike chosen at draw time */
   CT_PAINT_KIND_COUNT
 } ct_paint_kind_t;
 
@@ -194,6 +196,7 @@ typedef enum {
 } ct_composite_mode_t;
 
 typedef struct ct_paint ct_paint_t;
+typedef struct ct_svg_glyph ct_svg_glyph_t;   /* opaque: one glyph cut out of an SVG document */
 
 /* Paint nodes are refcounted and immutable once shared; the fields are public so
    that walkers (Lua bindings, renderers, traces) can read them. */
@@ -215,6 +218,9 @@ struct ct_paint {
     struct { double xx, yx, xy, yy, dx, dy; ct_paint_t *child; } transform;   /* cairo order */
     struct { ct_composite_mode_t mode; ct_paint_t *source, *backdrop; } composite;
     struct { double x0, y0, x1, y1; ct_paint_t *child; } clip;
+    struct { ct_svg_glyph_t *glyph; unsigned gid; } svg;
+    /* font NULL: the font the tree is drawn with */
+    struct { ct_font_t *font; unsigned gid; } bitmap;
   } u;
 };
 
@@ -228,6 +234,9 @@ ct_paint_t *ct_paint_transform_create(const double m[6], ct_paint_t *child);
 ct_paint_t *ct_paint_composite_create(ct_composite_mode_t mode, ct_paint_t *source,
                                       ct_paint_t *backdrop);
 ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_paint_t *child);
+/* An SVG glyph node (takes a new reference to `glyph`); a bitmap glyph node. */
+ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph);
+ct_paint_t *ct_paint_bitmap_create(ct_font_t *font, unsigned gid);
 /* Gradients copy the stops. */
 ct_paint_t *ct_paint_linear_create(const ct_color_line_t *line, const double p[6]);
 ct_paint_t *ct_paint_radial_create(const ct_color_line_t *line, const double c[6]);

@@ -62,9 +62,11 @@ static ct_paint_t *build_paint(ct_font_t *font, unsigned gid, ct_format_t format
   ct_paint_t *p = NULL;
   int handled = 0;
   switch (format) {
-  case CT_FORMAT_AUTO:   /* COLRv1 is preferred over COLRv0 when a glyph has both */
+  case CT_FORMAT_AUTO:   /* COLRv1 > COLRv0 > SVG > bitmap, the first the glyph has */
     p = colr1(font, gid, &handled);
     if (!handled) p = ct_colr0_glyph_paint(font, gid, err);
+    if (!p && !handled) p = ct_svg_glyph_paint(font, gid);
+    if (!p && !handled) p = ct_bitmap_glyph_paint(font, gid);
     break;
   case CT_FORMAT_COLR1:
     p = colr1(font, gid, &handled);
@@ -72,7 +74,13 @@ static ct_paint_t *build_paint(ct_font_t *font, unsigned gid, ct_format_t format
   case CT_FORMAT_COLR0:
     p = ct_colr0_glyph_paint(font, gid, err);
     break;
-  case CT_FORMAT_SVG: case CT_FORMAT_BITMAP: case CT_FORMAT_MONO:
+  case CT_FORMAT_SVG:
+    p = ct_svg_glyph_paint(font, gid);
+    break;
+  case CT_FORMAT_BITMAP:
+    p = ct_bitmap_glyph_paint(font, gid);
+    break;
+  case CT_FORMAT_MONO:
     break;
   }
   return p ? p : mono_paint(gid);

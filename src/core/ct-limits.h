@@ -63,4 +63,16 @@
 #define CT_MAX_PALETTE_OVERRIDES 65536u
 #endif
 
+/* SVG documents: bytes after inflating (the Noto Color Emoji SVG build shares one of
+   14 MB between all glyphs), elements, and nesting depth. */
+#ifndef CT_MAX_SVG_DOC_SIZE
+#define CT_MAX_SVG_DOC_SIZE (64u * 1024u * 1024u)
+#endif
+#ifndef CT_MAX_SVG_ELEMENTS
+#define CT_MAX_SVG_ELEMENTS 1000000u
+#endif
+#ifndef CT_MAX_SVG_DEPTH
+#define CT_MAX_SVG_DEPTH 200u
+#endif
+
 #endif /* CT_LIMITS_H */

@@ -29,6 +29,8 @@ struct ct_font {
   hb_face_t     *hb_face;
   hb_font_t     *hb_font;
   hb_blob_t     *colr_blob;     /* COLR, referenced on first use */
+  struct ct_svg_table *svg;     /* SVG documents, parsed on first use */
+  struct ct_bitmap_cache *bitmaps;   /* decoded CBDT/sbix images, per strike and glyph */
   unsigned       upem;
   unsigned       glyph_count;
   unsigned       color_formats;
@@ -59,6 +61,12 @@ ct_paint_t *ct_colr0_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err)
    then *warned is set and `err` says why).  A tree with bad parts left out also sets
    *warned. */
 ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err, int *warned);
+/* bitmap.c: CBDT/sbix bitmap glyphs: a paint node when the font has a bitmap for the
+   glyph in some strike, and its drawing (the strike chosen from the device scale). */
+ct_paint_t *ct_bitmap_glyph_paint(ct_font_t *font, unsigned gid);
+void ct_bitmap_render(cairo_t *cr, ct_font_t *font, unsigned gid);
+void ct_bitmap_cache_clear(ct_font_t *font);
+
 /* font.c: queues a warning about the font (drained by ct_font_take_warning). */
 void ct_font_add_warning(ct_font_t *font, const char *message);
 
@@ -74,6 +82,17 @@ ct_status_t ct_palette_resolve(ct_font_t *font, const ct_text_style_t *style,
                                ct_resolved_palette_t *out, ct_error_t *err);
 void ct_palette_fini(ct_resolved_palette_t *pal);
 ct_rgba_t ct_palette_color(const ct_resolved_palette_t *pal, const ct_color_t *color);
+
+/* svg.c: the SVG glyph of a glyph id as a paint node, or NULL (none, or refused: then a
+   warning is queued); its drawing; the per-font table cache. */
+typedef struct ct_svg_table ct_svg_table_t;
+ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid);
+int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *glyph,
+                  const ct_resolved_palette_t *pal);
+void ct_svg_table_destroy(ct_svg_table_t *table);
+ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *glyph);
+void ct_svg_glyph_destroy(ct_svg_glyph_t *glyph);
+unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

@@ -286,6 +286,8 @@ void ct_font_destroy(ct_font_t *font) {
   ct_font_clear_paints(font);
   for (f = 0; f < CT_FORMAT_COUNT; f++) free(font->paints[f]);
   hb_blob_destroy(font->colr_blob);
+  ct_svg_table_destroy(font->svg);
+  ct_bitmap_cache_clear(font);
   if (font->hb_font) hb_font_destroy(font->hb_font);
   if (font->hb_face) hb_face_destroy(font->hb_face);
   if (font->blob) hb_blob_destroy(font->blob);

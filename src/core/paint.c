@@ -110,6 +110,24 @@ ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_
   return p;
 }
 
+ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph) {
+  ct_paint_t *p = glyph ? node_new(CT_PAINT_SVG) : NULL;
+  if (p) {
+    p->u.svg.glyph = ct_svg_glyph_reference(glyph);
+    p->u.svg.gid = ct_svg_glyph_get_gid(glyph);
+  }
+  return p;
+}
+
+ct_paint_t *ct_paint_bitmap_create(ct_font_t *font, unsigned gid) {
+  ct_paint_t *p = node_new(CT_PAINT_BITMAP);
+  if (p) {
+    p->u.bitmap.font = ct_font_reference(font);
+    p->u.bitmap.gid = gid;
+  }
+  return p;
+}
+
 static int copy_line(ct_color_line_t *dst, const ct_color_line_t *src) {
   *dst = *src;
   dst->stops = NULL;
@@ -177,13 +195,16 @@ void ct_paint_destroy(ct_paint_t *p) {
     ct_paint_destroy(p->u.composite.backdrop);
     break;
   case CT_PAINT_CLIP: ct_paint_destroy(p->u.clip.child); break;
+  case CT_PAINT_SVG: ct_svg_glyph_destroy(p->u.svg.glyph); break;
+  case CT_PAINT_BITMAP: ct_font_destroy(p->u.bitmap.font); break;
   case CT_PAINT_SOLID: case CT_PAINT_KIND_COUNT: break;
   }
   free(p);
 }
 
 static const char *const kind_names[CT_PAINT_KIND_COUNT] = {
-  "layers", "glyph", "solid", "linear", "radial", "sweep", "transform", "composite", "clip"
+  "layers", "glyph", "solid", "linear", "radial", "sweep", "transform", "composite", "clip",
+  "svg", "bitmap"
 };
 
 const char *ct_paint_kind_name(ct_paint_kind_t kind) {
@@ -362,6 +383,12 @@ static void trace(text_t *t, const ct_paint_t *p, int depth) {
     num(t, p->u.clip.x0); num(t, p->u.clip.y0); num(t, p->u.clip.x1); num(t, p->u.clip.y1);
     put(t, "\n");
     trace(t, p->u.clip.child, depth + 1);
+    return;
+  case CT_PAINT_SVG:
+    put(t, " gid %u\n", p->u.svg.gid);
+    return;
+  case CT_PAINT_BITMAP:
+    put(t, " gid %u%s\n", p->u.bitmap.gid, p->u.bitmap.font ? " (another font)" : "");
     return;
   case CT_PAINT_KIND_COUNT:
     put(t, "\n");

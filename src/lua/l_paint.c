@@ -4,6 +4,7 @@
 ** directions guard depth and keep shared subtrees shared (memo tables).
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -248,6 +249,8 @@ static const char *const node_fields[CT_PAINT_KIND_COUNT][8] = {
   [CT_PAINT_TRANSFORM] = { "kind", "matrix", "child", NULL },
   [CT_PAINT_COMPOSITE] = { "kind", "mode", "source", "backdrop", NULL },
   [CT_PAINT_CLIP] = { "kind", "box", "child", NULL },
+  [CT_PAINT_SVG] = { "kind", "gid", "handle", NULL },
+  [CT_PAINT_BITMAP] = { "kind", "gid", "font", NULL },
 };
 
 static ct_paint_t *convert(tocx *c, int idx);
@@ -430,6 +433,40 @@ static ct_paint_t *convert(tocx *c, int idx) {
     if (!(*slot = ct_paint_clip_create(b[0], b[1], b[2], b[3], ct_paint_reference(child))))
       return nomem(c);
     lua_pop(L, 1);
+    break;
+  }
+  case CT_PAINT_SVG: {   /* opaque: the handle of a tree that came from font:paint() */
+    ct_paint_t **h;
+    push_name(c, "handle");
+    lua_getfield(L, t, "handle");
+    h = luaL_testudata(L, -1, CT_PAINTBOX_MT);
+    if (!h || !*h || (*h)->kind != CT_PAINT_SVG)
+      failf(c, "expected the handle of an svg node from font:paint(), got %s", luaL_typename(L, -1));
+    *slot = ct_paint_reference(*h);
+    lua_pop(L, 1);
+    pop_seg(c);
+    break;
+  }
+  case CT_PAINT_BITMAP: {
+    ct_font_t *font = NULL;
+    lua_Integer gid;
+    int isint = 0;
+    push_name(c, "gid");
+    lua_getfield(L, t, "gid");
+    gid = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
+    if (!isint) failf(c, "expected integer, got %s", luaL_typename(L, -1));
+    if (gid < 0 || gid > 0xFFFF) failf(c, "glyph id out of range (0..65535)");
+    lua_pop(L, 1);
+    pop_seg(c);
+    push_name(c, "font");
+    if (lua_getfield(L, t, "font") != LUA_TNIL) {
+      lct_font_box *fb = luaL_testudata(L, -1, CT_FONT_MT);
+      if (!fb) failf(c, "expected %s, got %s", CT_FONT_MT, luaL_typename(L, -1));
+      if (!(font = fb->font)) failf(c, "attempt to use a closed font");
+    }
+    lua_pop(L, 1);
+    pop_seg(c);
+    if (!(*slot = ct_paint_bitmap_create(font, (unsigned)gid))) return nomem(c);
     break;
   }
   case CT_PAINT_KIND_COUNT:
@@ -615,6 +652,23 @@ static void pushnode(pushcx *c, const ct_paint_t *p) {   /* [-0, +1] */
     setchild(c, "child", p->u.clip.child);
     break;
   }
+  case CT_PAINT_SVG: {
+    ct_paint_t **h;
+    lua_pushinteger(L, p->u.svg.gid);
+    lua_setfield(L, -2, "gid");
+    h = lct_newpaintbox(L);   /* keeps the document's glyph alive for the way back */
+    *h = ct_paint_reference((ct_paint_t *)(uintptr_t)p);
+    lua_setfield(L, -2, "handle");
+    break;
+  }
+  case CT_PAINT_BITMAP:
+    lua_pushinteger(L, p->u.bitmap.gid);
+    lua_setfield(L, -2, "gid");
+    if (p->u.bitmap.font && p->u.bitmap.font != c->font) {
+      lct_pushfont(L, p->u.bitmap.font);
+      lua_setfield(L, -2, "font");
+    }
+    break;
   case CT_PAINT_KIND_COUNT:
     break;
   }

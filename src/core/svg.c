@@ -1,0 +1,739 @@
+/*
+** svg.c: OT-SVG glyphs.  Finds a glyph's document in the SVG table, inflates it (gzip,
+** capped), parses it once with libxml2 (no network, no DTD, no entities: a DOCTYPE is
+** refused), removes what the safe subset forbids, and cuts out each glyph with the
+** definitions it references.  At draw time the palette is substituted for var(--colorN)
+** and currentColor (librsvg 2.54 resolves neither) and librsvg draws it.  Core layer.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/hash.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <librsvg/rsvg.h>
+#include <zlib.h>
+
+#include "ct-private.h"
+
+/* ---- the SVG table ----------------------------------------------------- */
+
+typedef struct {
+  uint16_t start, end;
+  uint32_t offset, length;   /* from the start of the table */
+} svg_entry_t;
+
+/* A parsed document, shared by every glyph whose entry points at the same bytes. */
+typedef struct {
+  uint32_t        offset;
+  xmlDocPtr       doc;     /* sanitized; NULL when the document was refused */
+  xmlHashTablePtr ids;     /* id -> element, for cutting glyphs out without scans */
+  char           *error;   /* why it was refused */
+} svg_doc_t;
+
+struct ct_svg_glyph {
+  int       ref;
+  unsigned  gid;
+  unsigned  upem;
+  char     *source;        /* the glyph's own small document, palette variables intact */
+  size_t    len;
+  int       has_vars;      /* var(), currentColor or context-* appear: substitute at draw */
+};
+
+typedef struct {
+  uint64_t    key;         /* hash of the substituted document */
+  RsvgHandle *handle;
+} svg_handle_slot_t;
+
+#define HANDLE_SLOTS 64
+
+struct ct_svg_table {
+  hb_blob_t        *blob;
+  const uint8_t    *d;
+  size_t            len;
+  svg_entry_t      *entries;
+  unsigned          count;
+  svg_doc_t        *docs;    /* one per distinct document offset, parsed on first use */
+  unsigned          ndocs, capdocs;
+  svg_handle_slot_t handles[HANDLE_SLOTS];   /* librsvg handles by document hash */
+  unsigned          next_slot;
+};
+
+static unsigned rd16(const uint8_t *p) { return (unsigned)(p[0] << 8 | p[1]); }
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static ct_svg_table_t *table_load(ct_font_t *font) {
+  ct_svg_table_t *t = calloc(1, sizeof *t);
+  unsigned len = 0, i, n;
+  uint32_t list;
+  if (!t) return NULL;
+  t->blob = hb_face_reference_table(font->hb_face, HB_TAG('S', 'V', 'G', ' '));
+  t->d = (const uint8_t *)hb_blob_get_data(t->blob, &len);
+  t->len = len;
+  if (len < 10) return t;
+  list = rd32(t->d + 2);
+  if (list > len || len - list < 2) return t;
+  n = rd16(t->d + list);
+  if ((len - list - 2) / 12 < n) n = (unsigned)((len - list - 2) / 12);
+  t->entries = calloc(n ? n : 1, sizeof *t->entries);
+  if (!t->entries) return t;
+  for (i = 0; i < n; i++) {
+    const uint8_t *e = t->d + list + 2 + (size_t)i * 12;
+    uint32_t off = rd32(e + 4), l = rd32(e + 8);
+    if (off == 0 || l == 0 || off > len - list || len - list - off < l) continue;   /* bad entry */
+    t->entries[t->count].start = (uint16_t)rd16(e);
+    t->entries[t->count].end = (uint16_t)rd16(e + 2);
+    t->entries[t->count].offset = list + off;
+    t->entries[t->count].length = l;
+    t->count++;
+  }
+  return t;
+}
+
+void ct_svg_table_destroy(ct_svg_table_t *t) {
+  unsigned i;
+  if (!t) return;
+  for (i = 0; i < t->ndocs; i++) {
+    if (t->docs[i].ids) xmlHashFree(t->docs[i].ids, NULL);
+    if (t->docs[i].doc) xmlFreeDoc(t->docs[i].doc);
+    free(t->docs[i].error);
+  }
+  for (i = 0; i < HANDLE_SLOTS; i++)
+    if (t->handles[i].handle) g_object_unref(t->handles[i].handle);
+  free(t->docs);
+  free(t->entries);
+  hb_blob_destroy(t->blob);
+  free(t);
+}
+
+static const svg_entry_t *find_entry(const ct_svg_table_t *t, unsigned gid) {
+  unsigned lo = 0, hi = t->count;
+  while (lo < hi) {   /* entries are sorted by start glyph and do not overlap */
+    unsigned mid = lo + (hi - lo) / 2;
+    if (gid < t->entries[mid].start) hi = mid;
+    else if (gid > t->entries[mid].end) lo = mid + 1;
+    else return &t->entries[mid];
+  }
+  return NULL;
+}
+
+/* ---- inflating --------------------------------------------------------- */
+
+/* Gzip-compressed documents (1F 8B) are inflated with a hard cap on the output. */
+static char *inflate_doc(const uint8_t *in, size_t len, size_t *out_len, char *why, size_t whylen) {
+  z_stream z;
+  size_t cap = len * 4 + 4096, n = 0;
+  char *out = NULL;
+  int rc;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+    snprintf(why, whylen, "cannot start zlib");
+    return NULL;
+  }
+  z.next_in = (Bytef *)(uintptr_t)in;
+  z.avail_in = (uInt)len;
+  do {
+    if (n == cap) {
+      char *o;
+      if (cap >= CT_MAX_SVG_DOC_SIZE) {
+        snprintf(why, whylen, "gzip-compressed document inflates past the limit of %u bytes",
+                 CT_MAX_SVG_DOC_SIZE);
+        goto fail;
+      }
+      cap = cap * 2 > CT_MAX_SVG_DOC_SIZE ? CT_MAX_SVG_DOC_SIZE : cap * 2;
+      if (!(o = realloc(out, cap))) { snprintf(why, whylen, "out of memory"); goto fail; }
+      out = o;
+    } else if (!out && !(out = malloc(cap))) {
+      snprintf(why, whylen, "out of memory");
+      goto fail;
+    }
+    z.next_out = (Bytef *)out + n;
+    z.avail_out = (uInt)(cap - n);
+    rc = inflate(&z, Z_NO_FLUSH);
+    n = cap - z.avail_out;
+    if (rc == Z_STREAM_END) break;
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      snprintf(why, whylen, "bad gzip data (%s)", z.msg ? z.msg : "zlib error");
+      goto fail;
+    }
+    if (rc == Z_BUF_ERROR && z.avail_in == 0) {
+      snprintf(why, whylen, "truncated gzip data");
+      goto fail;
+    }
+  } while (1);
+  inflateEnd(&z);
+  *out_len = n;
+  return out;
+fail:
+  inflateEnd(&z);
+  free(out);
+  return NULL;
+}
+
+/* ---- the safe subset ---------------------------------------------------- */
+
+static const char *const forbidden[] = {
+  "script", "foreignObject", "text", "tspan", "textPath", "a", "switch", "view", "iframe",
+  "audio", "video", "canvas", "animate", "animateMotion", "animateTransform", "animateColor",
+  "set", "cursor", "font", "font-face", "discard", "handler", "listener", NULL
+};
+
+static int is_forbidden(const xmlChar *name) {
+  int i;
+  for (i = 0; forbidden[i]; i++)
+    if (xmlStrcmp(name, (const xmlChar *)forbidden[i]) == 0) return 1;
+  return 0;
+}
+
+/* A local fragment "#id", or an image as a PNG/JPEG data: URI. */
+static int safe_href(const xmlChar *v, int image) {
+  const char *s = (const char *)v;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  if (s[0] == '#') return 1;
+  if (!image) return 0;
+  return strncmp(s, "data:image/png", 14) == 0 || strncmp(s, "data:image/jpeg", 15) == 0 ||
+         strncmp(s, "data:image/jpg", 14) == 0;
+}
+
+/* CSS: every url() that is not a local #fragment becomes "none"; @import rules go. */
+static char *scrub_css(const char *css, int *changed) {
+  size_t n = strlen(css), i = 0, o = 0;
+  char *out = malloc(n * 2 + 8);
+  if (!out) return NULL;
+  *changed = 0;
+  while (i < n) {
+    if (strncmp(css + i, "@import", 7) == 0) {   /* drop to the end of the rule */
+      while (i < n && css[i] != ';') i++;
+      if (i < n) i++;
+      *changed = 1;
+      continue;
+    }
+    if ((css[i] == 'u' || css[i] == 'U') && strncasecmp(css + i, "url(", 4) == 0) {
+      size_t j = i + 4, end;
+      while (j < n && (css[j] == ' ' || css[j] == '"' || css[j] == '\'')) j++;
+      end = j;
+      while (end < n && css[end] != ')') end++;
+      if (j < n && css[j] == '#') {
+        memcpy(out + o, css + i, end - i + (end < n));
+        o += end - i + (end < n);
+      } else {
+        memcpy(out + o, "none", 4);
+        o += 4;
+        *changed = 1;
+      }
+      i = end < n ? end + 1 : end;
+      continue;
+    }
+    out[o++] = css[i++];
+  }
+  out[o] = '\0';
+  return out;
+}
+
+typedef struct {
+  unsigned elements, removed;
+  int      too_many;
+} sanitize_t;
+
+static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s);
+
+static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
+  xmlAttrPtr a = node->properties, next;
+  int image = xmlStrcmp(node->name, (const xmlChar *)"image") == 0;
+  for (; a; a = next) {
+    xmlChar *v;
+    next = a->next;
+    if (xmlStrncasecmp(a->name, (const xmlChar *)"on", 2) == 0) {   /* event handlers */
+      xmlRemoveProp(a);
+      s->removed++;
+      continue;
+    }
+    v = xmlNodeGetContent((xmlNodePtr)a);
+    if (!v) continue;
+    if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0) {
+      if (!safe_href(v, image)) {
+        if (image) {   /* an image from outside: the element goes */
+          xmlFree(v);
+          xmlUnlinkNode(node);
+          xmlFreeNode(node);
+          s->removed++;
+          return;
+        }
+        xmlRemoveProp(a);
+        s->removed++;
+      }
+    } else if (xmlStrstr(v, (const xmlChar *)"url(") || xmlStrstr(v, (const xmlChar *)"URL(") ||
+               xmlStrstr(v, (const xmlChar *)"@import")) {
+      int changed = 0;
+      char *clean = scrub_css((const char *)v, &changed);
+      if (clean && changed) {
+        xmlSetNsProp(node, a->ns, a->name, (const xmlChar *)clean);
+        s->removed++;
+      }
+      free(clean);
+    }
+    xmlFree(v);
+  }
+}
+
+static void sanitize_children(xmlNodePtr parent, unsigned depth, sanitize_t *s) {
+  xmlNodePtr c = parent->children, next;
+  for (; c; c = next) {
+    next = c->next;
+    sanitize_node(c, depth + 1, s);
+  }
+}
+
+static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
+  if (node->type == XML_ELEMENT_NODE) {
+    if (++s->elements > CT_MAX_SVG_ELEMENTS || depth > CT_MAX_SVG_DEPTH) {
+      s->too_many = 1;
+      return;
+    }
+    if (is_forbidden(node->name)) {
+      xmlUnlinkNode(node);
+      xmlFreeNode(node);
+      s->removed++;
+      return;
+    }
+    if (xmlStrcmp(node->name, (const xmlChar *)"style") == 0) {   /* a style sheet */
+      xmlChar *css = xmlNodeGetContent(node);
+      if (css) {
+        int changed = 0;
+        char *clean = scrub_css((const char *)css, &changed);
+        if (clean && changed) {
+          xmlNodeSetContent(node, NULL);
+          xmlNodeAddContent(node, (const xmlChar *)clean);
+          s->removed++;
+        }
+        free(clean);
+        xmlFree(css);
+      }
+      return;
+    }
+    sanitize_attrs(node, s);   /* may free an <image> */
+    if (node->doc == NULL || node->parent == NULL) return;
+    sanitize_children(node, depth, s);
+  } else if (node->type == XML_PI_NODE || node->type == XML_ENTITY_REF_NODE ||
+             node->type == XML_XINCLUDE_START) {
+    xmlUnlinkNode(node);
+    xmlFreeNode(node);
+  }
+}
+
+/* ---- documents ---------------------------------------------------------- */
+
+/* id -> element for the whole document (the first of duplicates wins). */
+static void index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
+  for (; node; node = node->next) {
+    xmlChar *v;
+    if (node->type != XML_ELEMENT_NODE) continue;
+    if ((v = xmlGetProp(node, (const xmlChar *)"id"))) {
+      xmlHashAddEntry(ids, v, node);
+      xmlFree(v);
+    }
+    index_ids(node->children, ids);
+  }
+}
+
+static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t *e) {
+  const uint8_t *bytes = t->d + e->offset;
+  size_t len = e->length;
+  char why[256] = "", *inflated = NULL;
+  svg_doc_t *doc;
+  xmlDocPtr x = NULL;
+  unsigned i;
+
+  for (i = 0; i < t->ndocs; i++)
+    if (t->docs[i].offset == e->offset) return &t->docs[i];
+  if (t->ndocs == t->capdocs) {
+    unsigned cap = t->capdocs ? t->capdocs * 2 : 8;
+    svg_doc_t *d = realloc(t->docs, cap * sizeof *d);
+    if (!d) return NULL;
+    t->docs = d;
+    t->capdocs = cap;
+  }
+  doc = &t->docs[t->ndocs++];
+  memset(doc, 0, sizeof *doc);
+  doc->offset = e->offset;
+
+  if (len >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B) {
+    if (!(inflated = inflate_doc(bytes, len, &len, why, sizeof why))) goto refuse;
+    bytes = (const uint8_t *)inflated;
+  }
+  if (len > CT_MAX_SVG_DOC_SIZE) {
+    snprintf(why, sizeof why, "document of %zu bytes exceeds the limit of %u", len, CT_MAX_SVG_DOC_SIZE);
+    goto refuse;
+  }
+  {
+    int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
+#if LIBXML_VERSION >= 21300
+    opts |= XML_PARSE_NO_XXE;
+#endif
+    x = xmlReadMemory((const char *)bytes, (int)len, "glyph.svg", NULL, opts);
+  }
+  if (!x) {
+    const xmlError *xe = xmlGetLastError();
+    snprintf(why, sizeof why, "not well-formed XML (%s)", xe && xe->message ? xe->message : "parse error");
+    why[strcspn(why, "\n")] = '\0';
+    goto refuse;
+  }
+  if (x->intSubset || x->extSubset) {   /* entities, external DTDs: never */
+    snprintf(why, sizeof why, "document has a DOCTYPE (refused: entities and DTDs are not allowed)");
+    goto refuse;
+  }
+  if (!xmlDocGetRootElement(x) || xmlStrcmp(xmlDocGetRootElement(x)->name, (const xmlChar *)"svg") != 0) {
+    snprintf(why, sizeof why, "root element is not <svg>");
+    goto refuse;
+  }
+  {
+    sanitize_t s;
+    memset(&s, 0, sizeof s);
+    sanitize_node(xmlDocGetRootElement(x), 0, &s);
+    if (s.too_many) {
+      snprintf(why, sizeof why, "document deeper than %u or with more than %u elements",
+               CT_MAX_SVG_DEPTH, CT_MAX_SVG_ELEMENTS);
+      goto refuse;
+    }
+    if (s.removed) {
+      char msg[400];
+      snprintf(msg, sizeof msg, "%s: SVG document at offset %u: %u unsafe element%s or attribute%s removed",
+               font->name, e->offset, s.removed, s.removed == 1 ? "" : "s", s.removed == 1 ? "" : "s");
+      ct_font_add_warning(font, msg);
+    }
+  }
+  free(inflated);
+  doc->doc = x;
+  doc->ids = xmlHashCreate(64);
+  if (doc->ids) index_ids(xmlDocGetRootElement(x), doc->ids);
+  return doc;
+
+refuse:
+  if (x) xmlFreeDoc(x);
+  free(inflated);
+  doc->error = strdup(why);
+  return doc;
+}
+
+/* ---- one glyph out of a document ------------------------------------------ */
+
+static xmlNodePtr find_id(xmlHashTablePtr ids, const char *id) {
+  return ids ? xmlHashLookup(ids, (const xmlChar *)id) : NULL;
+}
+
+/* ids referenced by href="#x", url(#x) anywhere below `node` */
+typedef struct { char **ids; unsigned n, cap; } idset_t;
+
+static int idset_has(const idset_t *s, const char *id) {
+  unsigned i;
+  for (i = 0; i < s->n; i++)
+    if (strcmp(s->ids[i], id) == 0) return 1;
+  return 0;
+}
+
+static void idset_add(idset_t *s, const char *id, size_t len) {
+  char *c;
+  if (len == 0 || len > 256 || s->n >= 100000) return;
+  if (!(c = malloc(len + 1))) return;
+  memcpy(c, id, len);
+  c[len] = '\0';
+  if (idset_has(s, c)) { free(c); return; }
+  if (s->n == s->cap) {
+    unsigned cap = s->cap ? s->cap * 2 : 16;
+    char **ids = realloc(s->ids, cap * sizeof *ids);
+    if (!ids) { free(c); return; }
+    s->ids = ids;
+    s->cap = cap;
+  }
+  s->ids[s->n++] = c;
+}
+
+static void refs_in_text(const char *v, idset_t *s) {
+  const char *p = v;
+  while ((p = strchr(p, '#'))) {
+    size_t n = strcspn(p + 1, ") \"'\t\n,;");
+    if (p == v || p[-1] == '(' || p[-1] == '"' || p[-1] == '\'' || p[-1] == ' ' || p == v) idset_add(s, p + 1, n);
+    p += 1 + n;
+  }
+}
+
+static void collect_refs(xmlNodePtr node, idset_t *s) {
+  for (; node; node = node->next) {
+    xmlAttrPtr a;
+    if (node->type != XML_ELEMENT_NODE) continue;
+    for (a = node->properties; a; a = a->next) {
+      xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+      if (v) {
+        if (strchr((const char *)v, '#')) refs_in_text((const char *)v, s);
+        xmlFree(v);
+      }
+    }
+    collect_refs(node->children, s);
+  }
+}
+
+static int has_palette_refs(const char *s) {
+  return strstr(s, "var(") || strstr(s, "currentColor") || strstr(s, "context-fill") ||
+         strstr(s, "context-stroke");
+}
+
+/* The glyph element (or the whole document when it has none), the <style> sheets, and
+   the closure of what it references, as a small standalone document. */
+static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, char *why, size_t whylen) {
+  xmlNodePtr root = xmlDocGetRootElement(doc->doc), glyph, c;
+  xmlDocPtr out = NULL;
+  xmlNodePtr oroot;
+  idset_t ids = { NULL, 0, 0 };
+  char id[32];
+  unsigned i, done = 0;
+  xmlChar *mem = NULL;
+  int memlen = 0;
+  ct_svg_glyph_t *g = NULL;
+
+  snprintf(id, sizeof id, "glyph%u", gid);
+  glyph = find_id(doc->ids, id);
+  out = xmlNewDoc((const xmlChar *)"1.0");
+  if (!out) goto nomem;
+  oroot = xmlDocCopyNode(root, out, 2);   /* the <svg> with its attributes and namespaces */
+  if (!oroot) goto nomem;
+  xmlDocSetRootElement(out, oroot);
+  if (!glyph) {   /* a document for one glyph may lack the id: draw all of it */
+    for (c = root->children; c; c = c->next) xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
+  } else {
+    for (c = root->children; c; c = c->next)   /* style sheets apply document-wide */
+      if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, (const xmlChar *)"style") == 0)
+        xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
+    collect_refs(glyph, &ids);
+    {
+      /* the referenced elements, and what they reference, under one <defs> */
+      xmlNodePtr defs = xmlNewChild(oroot, NULL, (const xmlChar *)"defs", NULL);
+      while (done < ids.n) {
+        xmlNodePtr ref = find_id(doc->ids, ids.ids[done++]);
+        if (!ref || ref == glyph) continue;
+        {
+          /* skip one inside the glyph or inside one already copied */
+          xmlNodePtr up;
+          int inside = 0;
+          for (up = ref->parent; up; up = up->parent)
+            if (up == glyph) { inside = 1; break; }
+          if (inside) continue;
+        }
+        xmlAddChild(defs, xmlDocCopyNode(ref, out, 1));
+        collect_refs(ref->children, &ids);
+        {
+          xmlAttrPtr a;
+          for (a = ref->properties; a; a = a->next) {
+            xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+            if (v) { if (strchr((const char *)v, '#')) refs_in_text((const char *)v, &ids); xmlFree(v); }
+          }
+        }
+      }
+    }
+    xmlAddChild(oroot, xmlDocCopyNode(glyph, out, 1));
+  }
+  xmlDocDumpMemory(out, &mem, &memlen);
+  if (!mem) goto nomem;
+  g = calloc(1, sizeof *g);
+  if (!g || !(g->source = malloc((size_t)memlen + 1))) {
+    free(g);
+    g = NULL;
+    goto nomem;
+  }
+  memcpy(g->source, mem, (size_t)memlen);
+  g->source[memlen] = '\0';
+  g->len = (size_t)memlen;
+  g->ref = 1;
+  g->gid = gid;
+  g->upem = font->upem;
+  g->has_vars = has_palette_refs(g->source) != 0;
+  goto done;
+nomem:
+  snprintf(why, whylen, "out of memory");
+done:
+  if (mem) xmlFree(mem);
+  if (out) xmlFreeDoc(out);
+  for (i = 0; i < ids.n; i++) free(ids.ids[i]);
+  free(ids.ids);
+  return g;
+}
+
+unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *g) { return g->gid; }
+
+ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *g) {
+  if (g) g->ref++;
+  return g;
+}
+
+void ct_svg_glyph_destroy(ct_svg_glyph_t *g) {
+  if (!g || --g->ref > 0) return;
+  free(g->source);
+  free(g);
+}
+
+ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
+  const svg_entry_t *e;
+  svg_doc_t *doc;
+  ct_svg_glyph_t *g;
+  ct_paint_t *p;
+  char why[256] = "", msg[600];
+
+  if (!(font->color_formats & CT_COLOR_SVG)) return NULL;
+  if (!font->svg && !(font->svg = table_load(font))) return NULL;
+  if (!(e = find_entry(font->svg, gid))) return NULL;
+  if (!(doc = load_doc(font, font->svg, e))) return NULL;
+  if (!doc->doc) {
+    snprintf(msg, sizeof msg, "%s: glyph %u: SVG document refused: %s; drawing the plain outline",
+             font->name, gid, doc->error ? doc->error : "?");
+    ct_font_add_warning(font, msg);
+    return NULL;
+  }
+  if (!(g = cut_glyph(font, doc, gid, why, sizeof why))) {
+    snprintf(msg, sizeof msg, "%s: glyph %u: SVG glyph: %s", font->name, gid, why);
+    ct_font_add_warning(font, msg);
+    return NULL;
+  }
+  p = ct_paint_svg_create(g);
+  ct_svg_glyph_destroy(g);
+  return p;
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+typedef struct { char *s; size_t len, cap; int failed; } buf_t;
+
+static void add(buf_t *b, const char *s, size_t n) {
+  if (b->failed) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = (b->cap ? b->cap : 1024) * 2 + n;
+    char *m = realloc(b->s, cap);
+    if (!m) { b->failed = 1; return; }
+    b->s = m;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+static void add_color(buf_t *b, ct_rgba_t c) {
+  char tmp[96];
+  int n = snprintf(tmp, sizeof tmp, "rgba(%d,%d,%d,%.4g)", (int)lround(c.r * 255), (int)lround(c.g * 255),
+                   (int)lround(c.b * 255), c.a);
+  add(b, tmp, (size_t)n);
+}
+
+/* var(--colorN, fallback) -> the palette's entry N (or the fallback when the palette has
+   no entry N); currentColor, context-fill and context-stroke -> the text color. */
+static char *substitute(const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
+  buf_t b = { NULL, 0, 0, 0 };
+  const char *s = g->source, *end = s + g->len;
+  while (s < end) {
+    const char *v = strstr(s, "var(--color");
+    const char *cc = strstr(s, "currentColor");
+    const char *cf = strstr(s, "context-fill");
+    const char *cs = strstr(s, "context-stroke");
+    const char *next = end;
+    if (v && v < next) next = v;
+    if (cc && cc < next) next = cc;
+    if (cf && cf < next) next = cf;
+    if (cs && cs < next) next = cs;
+    add(&b, s, (size_t)(next - s));
+    if (next == end) break;
+    if (next == v) {
+      char *stop;
+      unsigned long n = strtoul(v + 11, &stop, 10);
+      const char *close, *comma;
+      int depth = 1;
+      /* the matching parenthesis (a fallback may hold rgb(...)) */
+      for (close = v + 4; close < end && depth > 0; close++) {
+        if (*close == '(') depth++;
+        else if (*close == ')') depth--;
+      }
+      if (depth != 0 || stop == v + 11) {   /* not a var() we know: keep the text */
+        add(&b, v, 4);
+        s = v + 4;
+        continue;
+      }
+      if (n < pal->count) {
+        add_color(&b, pal->colors[n]);
+      } else if ((comma = memchr(stop, ',', (size_t)(close - 1 - stop)))) {
+        const char *f = comma + 1;
+        while (*f == ' ') f++;
+        add(&b, f, (size_t)(close - 1 - f));
+      } else {
+        add(&b, "black", 5);
+      }
+      s = close;
+    } else {
+      add_color(&b, pal->foreground);
+      s = next + (next == cc ? 12 : next == cf ? 12 : 14);
+    }
+  }
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
+
+static uint64_t hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  size_t i;
+  for (i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h ^ n;
+}
+
+/* A librsvg handle for the glyph with the palette applied, cached by its text. */
+static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
+  char *text = g->has_vars ? substitute(g, pal) : NULL;
+  const char *src = g->has_vars ? text : g->source;
+  size_t len = src ? strlen(src) : 0;
+  uint64_t key;
+  unsigned i;
+  RsvgHandle *h;
+  GError *err = NULL;
+  if (!src) return NULL;
+  key = hash(src, len) ^ ((uint64_t)g->gid << 1);
+  for (i = 0; i < HANDLE_SLOTS; i++)
+    if (t->handles[i].handle && t->handles[i].key == key) {
+      free(text);
+      return t->handles[i].handle;
+    }
+  h = rsvg_handle_new_from_data((const guint8 *)src, len, &err);
+  free(text);
+  if (!h) {
+    if (err) g_error_free(err);
+    return NULL;
+  }
+  i = t->next_slot++ % HANDLE_SLOTS;
+  if (t->handles[i].handle) g_object_unref(t->handles[i].handle);
+  t->handles[i].handle = h;
+  t->handles[i].key = key;
+  return h;
+}
+
+/* Draws in font units, y up: the SVG's em square has y down with the baseline at 0. */
+int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
+  RsvgHandle *h;
+  RsvgRectangle viewport;
+  GError *err = NULL;
+  char id[32];
+  gboolean ok;
+  if (!font->svg || !(h = handle_for(font->svg, g, pal))) return 0;
+  viewport.x = 0;
+  viewport.y = 0;
+  viewport.width = g->upem;   /* a viewBox maps onto the em square */
+  viewport.height = g->upem;
+  snprintf(id, sizeof id, "#glyph%u", g->gid);
+  cairo_save(cr);
+  cairo_scale(cr, 1, -1);
+  ok = rsvg_handle_has_sub(h, id) ? rsvg_handle_render_layer(h, cr, id, &viewport, &err)
+                                  : rsvg_handle_render_document(h, cr, &viewport, &err);
+  cairo_restore(cr);
+  if (err) g_error_free(err);
+  return ok != 0;
+}
