@@ -158,14 +158,14 @@ static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, co
     font->hb_face = hb_face_create(font->blob, index);
   }
   hb_face_set_index(font->hb_face, index);
-  hb_face_set_upem(font->hb_face, font->ft_face->units_per_EM);
   hb_face_set_glyph_count(font->hb_face, (unsigned)font->ft_face->num_glyphs);
   font->hb_font = hb_font_create(font->hb_face);
   if (hb_font_get_empty() == font->hb_font) {
     ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
     goto fail;
   }
-  font->upem = font->ft_face->units_per_EM;
+  /* from the head table: FreeType reports 0 for bitmap-only faces (CBDT) */
+  font->upem = hb_face_get_upem(font->hb_face);
   if (font->upem < 16 || font->upem > 16384) {
     ct_set_error(err, CT_ERR_INVALID_FONT, "%s: units per em %u out of range (16..16384)", name,
                  font->upem);
@@ -324,7 +324,6 @@ static void get_name(ct_font_t *font, hb_ot_name_id_t id, hb_ot_name_id_t fallba
 
 void ct_font_get_info(ct_font_t *font, ct_font_info_t *info) {
   FT_Face ft = font->ft_face;
-  TT_OS2 *os2 = FT_Get_Sfnt_Table(ft, FT_SFNT_OS2);
   memset(info, 0, sizeof *info);
   get_name(font, HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY, HB_OT_NAME_ID_FONT_FAMILY, info->family,
            sizeof info->family);
@@ -337,15 +336,14 @@ void ct_font_get_info(ct_font_t *font, ct_font_info_t *info) {
   get_name(font, HB_OT_NAME_ID_VERSION_STRING, HB_OT_NAME_ID_INVALID, info->version,
            sizeof info->version);
   info->units_per_em = font->upem;
-  /* Typographic metrics when the font asks for them (USE_TYPO_METRICS), else hhea. */
-  if (os2 && os2->version != 0xFFFF && (os2->fsSelection & (1 << 7))) {
-    info->ascender = os2->sTypoAscender;
-    info->descender = os2->sTypoDescender;
-    info->line_gap = os2->sTypoLineGap;
-  } else {
-    info->ascender = ft->ascender;
-    info->descender = ft->descender;
-    info->line_gap = ft->height - ft->ascender + ft->descender;
+  {
+    /* HarfBuzz's choice: OS/2 typographic metrics when USE_TYPO_METRICS is set, else
+       hhea (FreeType reports 0 for bitmap-only faces) */
+    hb_font_extents_t ext;
+    hb_font_get_h_extents(font->hb_font, &ext);
+    info->ascender = ext.ascender;
+    info->descender = ext.descender;
+    info->line_gap = ext.line_gap;
   }
   info->glyph_count = font->glyph_count;
   info->face_index = font->index;
