@@ -2,7 +2,8 @@
 ** ctgrid.c: draws items of a font in a grid with the oracle's geometry (48 px, 72 px
 ** cells, pen at (12, 54) in each cell, white background), so our PNGs compare pixel for
 ** pixel with tests/render/ref/ *.chromium.png.  Test tool.
-** usage: ctgrid FONT OUT.png --cols N (--codepoints U+41-U+44,U+1F1FA+U+1F1F8 | --strings a,b)
+** usage: ctgrid FONT [OUT.png] --cols N (--codepoints U+41-U+44,U+1F1FA+U+1F1F8 | --strings a,b)
+**        [-o OUT.png]
 **        [--size 48] [--palette N] [--override 0=#00ff00ff,3=#ff000080] [--fg #0000ff] [--format F]
 **        [--variations wght=700,...]
 */
@@ -41,11 +42,15 @@ int main(int argc, char **argv) {
   ct_canvas_t *canvas;
   ct_rgba_t white = { 1, 1, 1, 1 };
 
-  if (argc < 3) { fprintf(stderr, "usage: ctgrid FONT OUT.png --cols N --codepoints LIST\n"); return 2; }
+  const char *out = NULL;
+  if (argc < 3) { fprintf(stderr, "usage: ctgrid FONT -o OUT.png --cols N --codepoints LIST\n"); return 2; }
   ct_text_style_init(&style);
-  for (i = 3; i + 1 < argc; i += 2) {
+  i = 2;
+  if (argv[2][0] != '-') out = argv[i++];
+  for (; i + 1 < argc; i += 2) {
     const char *k = argv[i], *v = argv[i + 1];
-    if (strcmp(k, "--cols") == 0) cols = atoi(v);
+    if (strcmp(k, "-o") == 0) out = v;
+    else if (strcmp(k, "--cols") == 0) cols = atoi(v);
     else if (strcmp(k, "--size") == 0) size = atof(v);
     else if (strcmp(k, "--palette") == 0) style.palette = (unsigned)atoi(v);
     else if (strcmp(k, "--fg") == 0) ct_rgba_parse(v, &style.foreground);
@@ -128,7 +133,8 @@ int main(int argc, char **argv) {
       free(items[i]);
     }
   }
-  if (ct_canvas_write(canvas, argv[2], NULL, &err) != CT_OK) {
+  if (!out) { fprintf(stderr, "ctgrid: no output (-o OUT.png)\n"); return 2; }
+  if (ct_canvas_write(canvas, out, NULL, &err) != CT_OK) {
     fprintf(stderr, "ctgrid: %s\n", err.message);
     return 1;
   }
