@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "ct-private.h"
-#include FT_MULTIPLE_MASTERS_H
 
 #define NO_VAR 0xFFFFFFFFu
 
@@ -550,17 +549,16 @@ static int load_table(ct_font_t *font, colr_t *t) {
   return 1;
 }
 
-/* Normalized variation coordinates, or none at the default location. */
+/* Normalized variation coordinates (HarfBuzz's, avar applied), or none at the default. */
 static void load_coords(ct_font_t *font, colr_t *t) {
-  FT_Fixed c[64];
-  unsigned n = ct_font_get_axis_count(font), i, any = 0;
-  if (n == 0 || n > 64 || !t->var_store) return;
-  if (FT_Get_Var_Blend_Coordinates(font->ft_face, n, c)) return;
+  unsigned n = 0, i, any = 0;
+  const int *c = hb_font_get_var_coords_normalized(font->hb_font, &n);
+  if (!c || n == 0 || !t->var_store) return;
   for (i = 0; i < n; i++) any |= c[i] != 0;
   if (!any) return;
   t->coords = malloc(n * sizeof *t->coords);
   if (!t->coords) return;
-  for (i = 0; i < n; i++) t->coords[i] = c[i] / 65536.0;
+  for (i = 0; i < n; i++) t->coords[i] = c[i] / 16384.0;   /* F2DOT14 */
   t->ncoords = n;
 }
 

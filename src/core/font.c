@@ -425,7 +425,10 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
     }
   }
   hb_font_set_variations(font->hb_font, vars, n);
-  if ((fe = FT_Set_Var_Design_Coordinates(font->ft_face, naxes, coords)))
+  /* FreeType varies the outlines; it refuses a font whose only variable table is COLR
+     (no gvar, no CFF2), whose outlines do not vary anyway */
+  fe = FT_Set_Var_Design_Coordinates(font->ft_face, naxes, coords);
+  if (fe && (has_table(font, TAG('g', 'v', 'a', 'r')) || has_table(font, TAG('C', 'F', 'F', '2'))))
     return ct_set_error(err, ct_from_ft_error(fe), "%s: cannot set variations: %s", font->name,
                         ct_ft_error_string(fe));
   ct_font_clear_outlines(font);
