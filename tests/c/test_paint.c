@@ -166,6 +166,11 @@ int main(void) {
   test_colr1_font(CF "test_glyphs-glyf_colr_1_variable.ttf", "test_glyphs-glyf_colr_1_variable-axes",
                   "SWPS=45,ROTA=45,TLDX=200,GRX0=-300,APH1=-0.5");
   test_colr1_font(CF "samples-glyf_colr_1.ttf", "samples-glyf_colr_1", NULL);
+  test_colr1_font(FONT("ct-colr1.ttf"), "ct-colr1", NULL);
+  test_colr1_font(FONT("ct-colr1-var.ttf"), "ct-colr1-var", NULL);
+  test_colr1_font(FONT("ct-colr1-var.ttf"), "ct-colr1-var-axes", "SWPS=90,ALPH=0.5");
+  test_colr1_font(FONT("hostile-cycle.ttf"), "hostile-cycle", NULL);
+  test_colr1_font(FONT("hostile-badformat.ttf"), "hostile-badformat", NULL);
   test_nodes();
   return ct_test_report("test_paint");
 }

@@ -203,8 +203,43 @@ static void test_against_freetype(void) {
   ct_font_destroy(f);
 }
 
+/* The same variable paints addressed through a DeltaSetIndexMap and directly (16:16)
+   draw the same pixels at several locations, and the location changes them. */
+static void test_var_index_map(void) {
+  static const char *const locs[] = { "", "SWPS=90,ALPH=0.5", "SWPS=300", "ALPH=0.1" };
+  const char *text = "\xEE\x80\x80\xEE\x80\x81\xEE\x80\x82\xEE\x80\x83\xEE\x80\x84\xEE\x80\x85"
+                     "\xEE\x80\x86\xEE\x80\x87\xEE\x80\x88\xEE\x80\x89\xEE\x80\x8A";
+  ct_error_t err;
+  ct_font_t *a = ct_font_create_from_file(FONT("ct-colr1-var.ttf"), 0, &err);
+  ct_font_t *b = ct_font_create_from_file(FONT("ct-colr1-var-nomap.ttf"), 0, &err);
+  ct_text_style_t st;
+  cairo_surface_t *first = NULL;
+  unsigned i;
+  if (!a || !b) { CHECK(0); return; }
+  ct_text_style_init(&st);
+  st.size = 40;
+  for (i = 0; i < sizeof locs / sizeof locs[0]; i++) {
+    cairo_surface_t *ia, *ib;
+    CHECK(ct_font_set_variations(a, locs[i], &err) == CT_OK);
+    CHECK(ct_font_set_variations(b, locs[i], &err) == CT_OK);
+    ia = render(a, text, &st, 460, 60, 5, 45);
+    ib = render(b, text, &st, 460, 60, 5, 45);
+    CHECK_MSG(mae(ia, ib) == 0, "%s: DeltaSetIndexMap and direct indices differ (MAE %.3f)", locs[i], mae(ia, ib));
+    if (i == 0) first = ia;
+    else {
+      CHECK_MSG(mae(ia, first) > 2, "%s: variations changed nothing (MAE %.3f)", locs[i], mae(ia, first));
+      cairo_surface_destroy(ia);
+    }
+    cairo_surface_destroy(ib);
+  }
+  cairo_surface_destroy(first);
+  ct_font_destroy(a);
+  ct_font_destroy(b);
+}
+
 int main(void) {
   if (!mkdtemp(tmpdir)) return 1;
+  test_var_index_map();
   test_layers_and_palettes();
   test_against_freetype();
   rmdir(tmpdir);
