@@ -44,6 +44,9 @@ for fmt in glyf_colr_1.ttf cff_colr_1.otf cff2_colr_1.otf sbix.ttf; do
   $O/grid.sh $CF/samples-$fmt $R/samples-$n-s109.chromium.png --strings $SAMPLES --size 109 --cols 1 --layout $R/samples-$n-s109.chromium.json
   $O/grid.sh $CF/noto_handwriting-$fmt $R/noto_handwriting-$n-s109.chromium.png --codepoints $HANDWRITING --size 109 --cols 1 --layout $R/noto_handwriting-$n-s109.chromium.json
 done
+# The sweep gradients of test_glyphs again at 144 px, where fine repeat/reflect stripes are
+# resolved rather than aliased (the 48 px grid cannot tell them apart from errors).
+$O/grid.sh $CF/test_glyphs-glyf_colr_1.ttf $R/test_glyphs-sweeps-144.chromium.png --codepoints U+F0200-U+F0245 --size 144 --cols 8 --layout $R/test_glyphs-sweeps-144.chromium.json
 set +x
 # Normalize the layout JSON so that it does not depend on the machine or run:
 # project-relative paths, no timing ("ms").
