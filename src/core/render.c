@@ -282,6 +282,67 @@ done:
   if (s != buf) free(s);
 }
 
+/* ---- bounds of a subtree, in device space ----------------------------------- */
+
+static void box_add(double b[4], double x, double y) {
+  if (x < b[0]) b[0] = x;
+  if (y < b[1]) b[1] = y;
+  if (x > b[2]) b[2] = x;
+  if (y > b[3]) b[3] = y;
+}
+
+/* Device-space box of what a subtree can paint; 0 when it is unbounded (a bare fill or
+   gradient with no glyph or clip around it).  Used to bound the groups of composites:
+   cairo's PDF fallback otherwise rasterizes the whole page for an unbounded operator. */
+static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4], unsigned depth) {
+  unsigned i;
+  int ok = 1;
+  if (!p || depth > CT_MAX_PAINT_DEPTH) return 0;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count && ok; i++) ok = tree_bounds(cr, ctx, p->u.layers.children[i], b, depth + 1);
+    return ok;
+  case CT_PAINT_COMPOSITE:
+    return tree_bounds(cr, ctx, p->u.composite.source, b, depth + 1) &&
+           tree_bounds(cr, ctx, p->u.composite.backdrop, b, depth + 1);
+  case CT_PAINT_TRANSFORM: {
+    cairo_matrix_t m;
+    cairo_save(cr);
+    cairo_matrix_init(&m, p->u.transform.xx, p->u.transform.yx, p->u.transform.xy,
+                      p->u.transform.yy, p->u.transform.dx, p->u.transform.dy);
+    cairo_transform(cr, &m);
+    ok = tree_bounds(cr, ctx, p->u.transform.child, b, depth + 1);
+    cairo_restore(cr);
+    return ok;
+  }
+  case CT_PAINT_GLYPH: case CT_PAINT_CLIP: case CT_PAINT_SVG: case CT_PAINT_BITMAP: {
+    double x0, y0, x1, y1, xs[4], ys[4];
+    cairo_new_path(cr);
+    if (p->kind == CT_PAINT_GLYPH) {
+      ct_font_t *font = p->u.glyph.font ? p->u.glyph.font : ctx->font;
+      const cairo_path_t *path = ct_font_get_outline(font, p->u.glyph.gid);
+      if (!path) return 1;   /* paints nothing */
+      cairo_append_path(cr, path);
+      cairo_fill_extents(cr, &x0, &y0, &x1, &y1);
+    } else if (p->kind == CT_PAINT_CLIP) {
+      x0 = p->u.clip.x0; y0 = p->u.clip.y0; x1 = p->u.clip.x1; y1 = p->u.clip.y1;
+    } else {   /* svg and bitmap glyphs: within a generous em box */
+      unsigned upem = ctx->font->upem;
+      x0 = -(double)upem; y0 = -(double)upem; x1 = 2.0 * upem; y1 = 2.0 * upem;
+    }
+    cairo_new_path(cr);
+    xs[0] = x0; ys[0] = y0; xs[1] = x1; ys[1] = y0; xs[2] = x0; ys[2] = y1; xs[3] = x1; ys[3] = y1;
+    for (i = 0; i < 4; i++) {
+      cairo_user_to_device(cr, &xs[i], &ys[i]);
+      box_add(b, xs[i], ys[i]);
+    }
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
 /* Porter-Duff modes that PDF lacks are rewritten where an exact equivalent exists (so
    PDF output stays vector): CLEAR, SRC and DEST draw one side or none, DEST_OVER swaps
    the order, SRC_IN and DEST_IN are one side masked by the other's alpha.  The rest
@@ -310,6 +371,19 @@ static void draw_composite(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p)
   default:
     break;
   }
+  cairo_save(cr);
+  {
+    double b[4] = { 1e300, 1e300, -1e300, -1e300 };
+    if (tree_bounds(cr, ctx, p, b, 0) && b[0] <= b[2]) {   /* the groups need no more */
+      cairo_matrix_t m;
+      cairo_get_matrix(cr, &m);
+      cairo_identity_matrix(cr);
+      cairo_rectangle(cr, floor(b[0]) - 1, floor(b[1]) - 1, ceil(b[2]) - floor(b[0]) + 2,
+                      ceil(b[3]) - floor(b[1]) + 2);
+      cairo_clip(cr);
+      cairo_set_matrix(cr, &m);
+    }
+  }
   cairo_push_group(cr);
   draw(cr, ctx, dst);
   cairo_push_group(cr);
@@ -322,6 +396,7 @@ static void draw_composite(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p)
   cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
   cairo_pop_group_to_source(cr);
   cairo_paint(cr);
+  cairo_restore(cr);
 }
 
 static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
