@@ -87,6 +87,16 @@ for f in ct-colr0-cff.otf ct-colr0.woff ct-colr0.woff2 twemoji-colr0.woff2; do
   expect 0 "" "$CT" view $F/$f --unicodes=U+41,U+263A -o "$T/x.png"
 done
 
+# ---- COLRv1 variations follow --variations; the COLRv0 records are not used
+"$CT" view $F/ct-colr1-var.ttf --unicodes=U+E000,U+E003,U+E006 --font-size 64 -o "$T/v0.png"
+"$CT" view $F/ct-colr1-var.ttf --unicodes=U+E000,U+E003,U+E006 --font-size 64 --variations=SWPS=90,ALPH=0.5 -o "$T/v1.png"
+cmp -s "$T/v0.png" "$T/v1.png" && bad "--variations did not change COLRv1 glyphs" || ok
+"$CT" view $F/ct-colr1-var.ttf --unicodes=U+E000,U+E003,U+E006 --font-size 64 --variations=SWPS=0,ALPH=1 -o "$T/v2.png"
+cmp -s "$T/v0.png" "$T/v2.png" && ok || bad "default axis values differ from no --variations"
+expect 1 "has no axis 'wdth'" "$CT" view $F/ct-colr1-var.ttf --unicodes=U+E000 --variations=wdth=80 -o "$T/e.png"
+expect 0 "COLRv1" "$CT" info $F/ct-colr1.ttf
+expect 0 "SWPS  0..360, default 0" "$CT" info $F/ct-colr1-var.ttf
+
 # ---- info
 expect 0 "Family:        Chromatype Test" "$CT" info $F/ct-colr0.ttf
 expect 0 'palette 2 "Dark" \[dark background\]' "$CT" info $F/ct-colr0.ttf
