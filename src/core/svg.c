@@ -179,7 +179,7 @@ fail:
 static const char *const forbidden[] = {
   "script", "foreignObject", "text", "tspan", "textPath", "a", "switch", "view", "iframe",
   "audio", "video", "canvas", "animate", "animateMotion", "animateTransform", "animateColor",
-  "set", "cursor", "font", "font-face", "discard", "handler", "listener", NULL
+  "set", "cursor", "font", "font-face", "discard", "handler", "listener", "include", NULL
 };
 
 static int is_forbidden(const xmlChar *name) {
@@ -237,7 +237,18 @@ static char *scrub_css(const char *css, int *changed) {
 typedef struct {
   unsigned elements, removed;
   int      too_many;
+  char     what[160];   /* the first things removed, for the warning */
 } sanitize_t;
+
+static void removed(sanitize_t *s, const char *kind, const xmlChar *name) {
+  size_t n = strlen(s->what);
+  s->removed++;
+  if (n < sizeof s->what - 40)
+    snprintf(s->what + n, sizeof s->what - n, "%s%s%s%s", n ? ", " : "", kind[0] == '<' ? "<" : "",
+             (const char *)name, kind[0] == '<' ? ">" : kind);
+  else if (n < sizeof s->what - 4 && s->what[n - 1] != '.')
+    snprintf(s->what + n, sizeof s->what - n, "...");
+}
 
 static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s);
 
@@ -248,8 +259,8 @@ static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
     xmlChar *v;
     next = a->next;
     if (xmlStrncasecmp(a->name, (const xmlChar *)"on", 2) == 0) {   /* event handlers */
+      removed(s, "", a->name);
       xmlRemoveProp(a);
-      s->removed++;
       continue;
     }
     v = xmlNodeGetContent((xmlNodePtr)a);
@@ -257,14 +268,14 @@ static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
     if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0) {
       if (!safe_href(v, image)) {
         if (image) {   /* an image from outside: the element goes */
+          removed(s, " (external)", (const xmlChar *)"<image>");
           xmlFree(v);
           xmlUnlinkNode(node);
           xmlFreeNode(node);
-          s->removed++;
           return;
         }
+        removed(s, " (external)", a->name);
         xmlRemoveProp(a);
-        s->removed++;
       }
     } else if (xmlStrstr(v, (const xmlChar *)"url(") || xmlStrstr(v, (const xmlChar *)"URL(") ||
                xmlStrstr(v, (const xmlChar *)"@import")) {
@@ -272,7 +283,7 @@ static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
       char *clean = scrub_css((const char *)v, &changed);
       if (clean && changed) {
         xmlSetNsProp(node, a->ns, a->name, (const xmlChar *)clean);
-        s->removed++;
+        removed(s, " url()", a->name);
       }
       free(clean);
     }
@@ -295,9 +306,9 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
       return;
     }
     if (is_forbidden(node->name)) {
+      removed(s, "<", node->name);
       xmlUnlinkNode(node);
       xmlFreeNode(node);
-      s->removed++;
       return;
     }
     if (xmlStrcmp(node->name, (const xmlChar *)"style") == 0) {   /* a style sheet */
@@ -308,7 +319,7 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
         if (clean && changed) {
           xmlNodeSetContent(node, NULL);
           xmlNodeAddContent(node, (const xmlChar *)clean);
-          s->removed++;
+          removed(s, " rules", (const xmlChar *)"@import/url()");
         }
         free(clean);
         xmlFree(css);
@@ -378,8 +389,12 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
   }
   if (!x) {
     const xmlError *xe = xmlGetLastError();
-    snprintf(why, sizeof why, "not well-formed XML (%s)", xe && xe->message ? xe->message : "parse error");
-    why[strcspn(why, "\n")] = '\0';
+    const char *m = xe && xe->message ? xe->message : "parse error";
+    if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
+      snprintf(why, sizeof why, "elements nested deeper than 256 levels (line %d)", xe->line);
+    else
+      snprintf(why, sizeof why, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
+               (int)strcspn(m, "\n"), m);
     goto refuse;
   }
   if (x->intSubset || x->extSubset) {   /* entities, external DTDs: never */
@@ -392,7 +407,16 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
   }
   {
     sanitize_t s;
+    xmlNodePtr n, next;
     memset(&s, 0, sizeof s);
+    for (n = x->children; n; n = next) {   /* <?xml-stylesheet?> and the like, outside the root */
+      next = n->next;
+      if (n->type == XML_PI_NODE) {
+        removed(&s, "<", n->name);
+        xmlUnlinkNode(n);
+        xmlFreeNode(n);
+      }
+    }
     sanitize_node(xmlDocGetRootElement(x), 0, &s);
     if (s.too_many) {
       snprintf(why, sizeof why, "document deeper than %u or with more than %u elements",
@@ -401,8 +425,11 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
     }
     if (s.removed) {
       char msg[400];
-      snprintf(msg, sizeof msg, "%s: SVG document at offset %u: %u unsafe element%s or attribute%s removed",
-               font->name, e->offset, s.removed, s.removed == 1 ? "" : "s", s.removed == 1 ? "" : "s");
+      if (e->start == e->end)
+        snprintf(msg, sizeof msg, "%s: glyph %u: SVG document: removed %s", font->name, e->start, s.what);
+      else
+        snprintf(msg, sizeof msg, "%s: SVG document of glyphs %u..%u: removed %s", font->name, e->start,
+                 e->end, s.what);
       ct_font_add_warning(font, msg);
     }
   }
