@@ -218,7 +218,8 @@ struct ct_paint {
     struct { double xx, yx, xy, yy, dx, dy; ct_paint_t *child; } transform;   /* cairo order */
     struct { ct_composite_mode_t mode; ct_paint_t *source, *backdrop; } composite;
     struct { double x0, y0, x1, y1; ct_paint_t *child; } clip;
-    struct { ct_svg_glyph_t *glyph; unsigned gid; } svg;
+    /* layer -1: the whole glyph (one librsvg call); else its drawable child `layer` */
+    struct { ct_svg_glyph_t *glyph; unsigned gid; int layer; } svg;
     /* font NULL: the font the tree is drawn with */
     struct { ct_font_t *font; unsigned gid; } bitmap;
   } u;
@@ -234,8 +235,10 @@ ct_paint_t *ct_paint_transform_create(const double m[6], ct_paint_t *child);
 ct_paint_t *ct_paint_composite_create(ct_composite_mode_t mode, ct_paint_t *source,
                                       ct_paint_t *backdrop);
 ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_paint_t *child);
-/* An SVG glyph node (takes a new reference to `glyph`); a bitmap glyph node. */
-ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph);
+/* An SVG glyph node (takes a new reference to `glyph`): the whole glyph (layer -1) or one
+   of its layers (the glyph element's drawable children, 0..count-1); a bitmap node. */
+ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph, int layer);
+unsigned ct_svg_glyph_get_layer_count(const ct_svg_glyph_t *glyph);
 ct_paint_t *ct_paint_bitmap_create(ct_font_t *font, unsigned gid);
 /* Gradients copy the stops. */
 ct_paint_t *ct_paint_linear_create(const ct_color_line_t *line, const double p[6]);

@@ -87,7 +87,7 @@ ct_rgba_t ct_palette_color(const ct_resolved_palette_t *pal, const ct_color_t *c
    warning is queued); its drawing; the per-font table cache. */
 typedef struct ct_svg_table ct_svg_table_t;
 ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid);
-int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *glyph,
+int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *glyph, int layer,
                   const ct_resolved_palette_t *pal);
 void ct_svg_table_destroy(ct_svg_table_t *table);
 ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *glyph);

@@ -110,11 +110,12 @@ ct_paint_t *ct_paint_clip_create(double x0, double y0, double x1, double y1, ct_
   return p;
 }
 
-ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph) {
+ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph, int layer) {
   ct_paint_t *p = glyph ? node_new(CT_PAINT_SVG) : NULL;
   if (p) {
     p->u.svg.glyph = ct_svg_glyph_reference(glyph);
     p->u.svg.gid = ct_svg_glyph_get_gid(glyph);
+    p->u.svg.layer = layer < 0 || (unsigned)layer >= ct_svg_glyph_get_layer_count(glyph) ? -1 : layer;
   }
   return p;
 }
@@ -385,7 +386,8 @@ static void trace(text_t *t, const ct_paint_t *p, int depth) {
     trace(t, p->u.clip.child, depth + 1);
     return;
   case CT_PAINT_SVG:
-    put(t, " gid %u\n", p->u.svg.gid);
+    if (p->u.svg.layer >= 0) put(t, " gid %u layer %d\n", p->u.svg.gid, p->u.svg.layer);
+    else put(t, " gid %u (%u layers)\n", p->u.svg.gid, ct_svg_glyph_get_layer_count(p->u.svg.glyph));
     return;
   case CT_PAINT_BITMAP:
     put(t, " gid %u%s\n", p->u.bitmap.gid, p->u.bitmap.font ? " (another font)" : "");

@@ -40,7 +40,21 @@ struct ct_svg_glyph {
   char     *source;        /* the glyph's own small document, palette variables intact */
   size_t    len;
   int       has_vars;      /* var(), currentColor or context-* appear: substitute at draw */
+  unsigned  nlayers;       /* drawable children of the glyph element, each with an id */
+  char    **layer_ids;
 };
+
+static const char *const drawable[] = {
+  "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "use", "image", "svg", NULL
+};
+
+static int is_drawable(xmlNodePtr n) {
+  int i;
+  if (n->type != XML_ELEMENT_NODE) return 0;
+  for (i = 0; drawable[i]; i++)
+    if (xmlStrcmp(n->name, (const xmlChar *)drawable[i]) == 0) return 1;
+  return 0;
+}
 
 typedef struct {
   uint64_t    key;         /* hash of the substituted document */
@@ -381,20 +395,46 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
     goto refuse;
   }
   {
+    /* The push parser, in chunks: libxml2 2.9 refuses a document parsed from memory
+       once it is 10 MB in ("Huge input lookup") unless XML_PARSE_HUGE lifts every
+       limit; fed in chunks, its buffer stays small and the other limits stay on. */
     int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
+    xmlParserCtxtPtr ctx;
+    size_t done = 0;
+    int ok;
 #if LIBXML_VERSION >= 21300
     opts |= XML_PARSE_NO_XXE;
 #endif
-    x = xmlReadMemory((const char *)bytes, (int)len, "glyph.svg", NULL, opts);
+    ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, "glyph.svg");
+    if (!ctx) {
+      snprintf(why, sizeof why, "out of memory");
+      goto refuse;
+    }
+    xmlCtxtUseOptions(ctx, opts);
+    while (done < len && ctx->wellFormed) {
+      size_t n = len - done > 65536 ? 65536 : len - done;
+      xmlParseChunk(ctx, (const char *)bytes + done, (int)n, 0);
+      done += n;
+    }
+    if (ctx->wellFormed) xmlParseChunk(ctx, NULL, 0, 1);
+    ok = ctx->wellFormed;
+    x = ctx->myDoc;
+    ctx->myDoc = NULL;
+    if (!ok) {
+      const xmlError *xe = xmlCtxtGetLastError(ctx);
+      const char *m = xe && xe->message ? xe->message : "parse error";
+      if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
+        snprintf(why, sizeof why, "elements nested deeper than 256 levels (line %d)", xe->line);
+      else
+        snprintf(why, sizeof why, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
+                 (int)strcspn(m, "\n"), m);
+      xmlFreeParserCtxt(ctx);
+      goto refuse;
+    }
+    xmlFreeParserCtxt(ctx);
   }
   if (!x) {
-    const xmlError *xe = xmlGetLastError();
-    const char *m = xe && xe->message ? xe->message : "parse error";
-    if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
-      snprintf(why, sizeof why, "elements nested deeper than 256 levels (line %d)", xe->line);
-    else
-      snprintf(why, sizeof why, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
-               (int)strcspn(m, "\n"), m);
+    snprintf(why, sizeof why, "empty document");
     goto refuse;
   }
   if (x->intSubset || x->extSubset) {   /* entities, external DTDs: never */
@@ -560,7 +600,20 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
         }
       }
     }
-    xmlAddChild(oroot, xmlDocCopyNode(glyph, out, 1));
+    {
+      /* the glyph's drawable children are its layers: each gets an id to draw it by */
+      xmlNodePtr copy = xmlDocCopyNode(glyph, out, 1);
+      unsigned k = 0;
+      xmlAddChild(oroot, copy);
+      for (c = copy ? copy->children : NULL; c; c = c->next)
+        if (is_drawable(c) && !xmlHasProp(c, (const xmlChar *)"id")) {
+          char lid[32];
+          snprintf(lid, sizeof lid, "ct-layer-%u", k++);
+          xmlSetProp(c, (const xmlChar *)"id", (const xmlChar *)lid);
+        } else if (is_drawable(c)) {
+          k++;
+        }
+    }
   }
   xmlDocDumpMemory(out, &mem, &memlen);
   if (!mem) goto nomem;
@@ -577,6 +630,27 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   g->gid = gid;
   g->upem = font->upem;
   g->has_vars = has_palette_refs(g->source) != 0;
+  {
+    /* record the layer ids in order, from the copy in `out` */
+    xmlNodePtr gl = NULL, k;
+    unsigned n = 0;
+    for (k = xmlDocGetRootElement(out)->children; k; k = k->next) gl = k;   /* the glyph: last child */
+    if (glyph && gl) {
+      for (k = gl->children; k; k = k->next) n += is_drawable(k);
+      if (n && (g->layer_ids = calloc(n, sizeof *g->layer_ids))) {
+        for (k = gl->children; k; k = k->next)
+          if (is_drawable(k)) {
+            xmlChar *v = xmlGetProp(k, (const xmlChar *)"id");
+            if (v) {
+              g->layer_ids[g->nlayers] = malloc(strlen((const char *)v) + 2);
+              if (g->layer_ids[g->nlayers]) sprintf(g->layer_ids[g->nlayers], "#%s", (const char *)v);
+              xmlFree(v);
+            }
+            g->nlayers++;
+          }
+      }
+    }
+  }
   goto done;
 nomem:
   snprintf(why, whylen, "out of memory");
@@ -596,10 +670,15 @@ ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *g) {
 }
 
 void ct_svg_glyph_destroy(ct_svg_glyph_t *g) {
+  unsigned i;
   if (!g || --g->ref > 0) return;
+  for (i = 0; i < g->nlayers; i++) free(g->layer_ids[i]);
+  free(g->layer_ids);
   free(g->source);
   free(g);
 }
+
+unsigned ct_svg_glyph_get_layer_count(const ct_svg_glyph_t *g) { return g->nlayers; }
 
 ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
   const svg_entry_t *e;
@@ -623,7 +702,7 @@ ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
     ct_font_add_warning(font, msg);
     return NULL;
   }
-  p = ct_paint_svg_create(g);
+  p = ct_paint_svg_create(g, -1);
   ct_svg_glyph_destroy(g);
   return p;
 }
@@ -743,8 +822,10 @@ static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const 
   return h;
 }
 
-/* Draws in font units, y up: the SVG's em square has y down with the baseline at 0. */
-int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
+/* Draws in font units, y up: the SVG's em square has y down with the baseline at 0.
+   `layer` -1 draws the whole glyph in one call, else its drawable child number `layer`. */
+int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, int layer,
+                  const ct_resolved_palette_t *pal) {
   RsvgHandle *h;
   RsvgRectangle viewport;
   GError *err = NULL;
@@ -758,8 +839,13 @@ int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, const c
   snprintf(id, sizeof id, "#glyph%u", g->gid);
   cairo_save(cr);
   cairo_scale(cr, 1, -1);
-  ok = rsvg_handle_has_sub(h, id) ? rsvg_handle_render_layer(h, cr, id, &viewport, &err)
-                                  : rsvg_handle_render_document(h, cr, &viewport, &err);
+  if (layer >= 0) {
+    const char *lid = (unsigned)layer < g->nlayers ? g->layer_ids[layer] : NULL;
+    ok = lid && rsvg_handle_render_layer(h, cr, lid, &viewport, &err);
+  } else {
+    ok = rsvg_handle_has_sub(h, id) ? rsvg_handle_render_layer(h, cr, id, &viewport, &err)
+                                    : rsvg_handle_render_document(h, cr, &viewport, &err);
+  }
   cairo_restore(cr);
   if (err) g_error_free(err);
   return ok != 0;

@@ -249,7 +249,7 @@ static const char *const node_fields[CT_PAINT_KIND_COUNT][8] = {
   [CT_PAINT_TRANSFORM] = { "kind", "matrix", "child", NULL },
   [CT_PAINT_COMPOSITE] = { "kind", "mode", "source", "backdrop", NULL },
   [CT_PAINT_CLIP] = { "kind", "box", "child", NULL },
-  [CT_PAINT_SVG] = { "kind", "gid", "handle", NULL },
+  [CT_PAINT_SVG] = { "kind", "gid", "handle", "layer", "layers", NULL },
   [CT_PAINT_BITMAP] = { "kind", "gid", "font", NULL },
 };
 
@@ -435,14 +435,54 @@ static ct_paint_t *convert(tocx *c, int idx) {
     lua_pop(L, 1);
     break;
   }
-  case CT_PAINT_SVG: {   /* opaque: the handle of a tree that came from font:paint() */
-    ct_paint_t **h;
+  case CT_PAINT_SVG: {   /* opaque: the handle of a node that came from font:paint() */
+    ct_paint_t **h, *whole;
+    lua_Integer n, i;
+    int same;
     push_name(c, "handle");
     lua_getfield(L, t, "handle");
     h = luaL_testudata(L, -1, CT_PAINTBOX_MT);
     if (!h || !*h || (*h)->kind != CT_PAINT_SVG)
       failf(c, "expected the handle of an svg node from font:paint(), got %s", luaL_typename(L, -1));
-    *slot = ct_paint_reference(*h);
+    whole = *h;
+    lua_pop(L, 1);
+    pop_seg(c);
+    push_name(c, "layers");
+    if (lua_getfield(L, t, "layers") == LUA_TNIL || whole->u.svg.layer >= 0) {
+      lua_pop(L, 1);
+      pop_seg(c);
+      *slot = ct_paint_reference(whole);   /* untouched: one librsvg call */
+      break;
+    }
+    expect(c, -1, LUA_TTABLE, "table");
+    n = (lua_Integer)lua_rawlen(L, -1);
+    /* the layers as font:paint() gave them, in order: still the whole glyph in one call */
+    same = n == (lua_Integer)ct_svg_glyph_get_layer_count(whole->u.svg.glyph);
+    for (i = 1; same && i <= n; i++) {
+      ct_paint_t **lh;
+      lua_rawgeti(L, -1, i);
+      same = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "handle") == LUA_TUSERDATA &&
+             (lh = luaL_testudata(L, -1, CT_PAINTBOX_MT)) && *lh && (*lh)->kind == CT_PAINT_SVG &&
+             (*lh)->u.svg.glyph == whole->u.svg.glyph && (*lh)->u.svg.layer == (int)(i - 1);
+      lua_pop(L, 2);
+    }
+    if (same) {
+      lua_pop(L, 1);
+      pop_seg(c);
+      *slot = ct_paint_reference(whole);
+      break;
+    }
+    /* changed (recolored, moved, hidden, reordered): the layers one by one */
+    if (!(*slot = ct_paint_layers_create((unsigned)n))) return nomem(c);
+    for (i = 1; i <= n; i++) {
+      push_index(c, i);
+      lua_rawgeti(L, -1, i);
+      child = convert(c, -1);
+      lua_remove(L, -2);
+      if (ct_paint_layers_append(*slot, ct_paint_reference(child)) != CT_OK) return nomem(c);
+      lua_pop(L, 1);
+      pop_seg(c);
+    }
     lua_pop(L, 1);
     pop_seg(c);
     break;
@@ -654,11 +694,33 @@ static void pushnode(pushcx *c, const ct_paint_t *p) {   /* [-0, +1] */
   }
   case CT_PAINT_SVG: {
     ct_paint_t **h;
+    unsigned n = ct_svg_glyph_get_layer_count(p->u.svg.glyph);
     lua_pushinteger(L, p->u.svg.gid);
     lua_setfield(L, -2, "gid");
     h = lct_newpaintbox(L);   /* keeps the document's glyph alive for the way back */
     *h = ct_paint_reference((ct_paint_t *)(uintptr_t)p);
     lua_setfield(L, -2, "handle");
+    if (p->u.svg.layer >= 0) {
+      lua_pushinteger(L, p->u.svg.layer + 1);
+      lua_setfield(L, -2, "layer");
+    } else {
+      /* the glyph element's drawable children, to recolor, move, hide or reorder */
+      lua_createtable(L, (int)n, 0);
+      for (i = 0; i < n; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushliteral(L, "svg");
+        lua_setfield(L, -2, "kind");
+        lua_pushinteger(L, p->u.svg.gid);
+        lua_setfield(L, -2, "gid");
+        lua_pushinteger(L, (lua_Integer)i + 1);
+        lua_setfield(L, -2, "layer");
+        h = lct_newpaintbox(L);
+        if (!(*h = ct_paint_svg_create(p->u.svg.glyph, (int)i))) luaL_error(L, "not enough memory");
+        lua_setfield(L, -2, "handle");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+      }
+      lua_setfield(L, -2, "layers");
+    }
     break;
   }
   case CT_PAINT_BITMAP:
