@@ -492,23 +492,17 @@ static xmlNodePtr find_id(xmlHashTablePtr ids, const char *id) {
   return ids ? xmlHashLookup(ids, (const xmlChar *)id) : NULL;
 }
 
-/* ids referenced by href="#x", url(#x) anywhere below `node` */
-typedef struct { char **ids; unsigned n, cap; } idset_t;
-
-static int idset_has(const idset_t *s, const char *id) {
-  unsigned i;
-  for (i = 0; i < s->n; i++)
-    if (strcmp(s->ids[i], id) == 0) return 1;
-  return 0;
-}
+/* ids referenced by href="#x", url(#x) anywhere below `node`: a list in order of
+   discovery, and a hash set against repeats */
+typedef struct { char **ids; unsigned n, cap; xmlHashTablePtr seen; } idset_t;
 
 static void idset_add(idset_t *s, const char *id, size_t len) {
   char *c;
-  if (len == 0 || len > 256 || s->n >= 100000) return;
+  if (len == 0 || len > 256 || s->n >= 100000 || !s->seen) return;
   if (!(c = malloc(len + 1))) return;
   memcpy(c, id, len);
   c[len] = '\0';
-  if (idset_has(s, c)) { free(c); return; }
+  if (xmlHashLookup(s->seen, (const xmlChar *)c)) { free(c); return; }
   if (s->n == s->cap) {
     unsigned cap = s->cap ? s->cap * 2 : 16;
     char **ids = realloc(s->ids, cap * sizeof *ids);
@@ -516,6 +510,7 @@ static void idset_add(idset_t *s, const char *id, size_t len) {
     s->ids = ids;
     s->cap = cap;
   }
+  xmlHashAddEntry(s->seen, (const xmlChar *)c, (void *)1);
   s->ids[s->n++] = c;
 }
 
@@ -528,19 +523,19 @@ static void refs_in_text(const char *v, idset_t *s) {
   }
 }
 
+/* The references of one element and of everything below it (not its siblings). */
 static void collect_refs(xmlNodePtr node, idset_t *s) {
-  for (; node; node = node->next) {
-    xmlAttrPtr a;
-    if (node->type != XML_ELEMENT_NODE) continue;
-    for (a = node->properties; a; a = a->next) {
-      xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-      if (v) {
-        if (strchr((const char *)v, '#')) refs_in_text((const char *)v, s);
-        xmlFree(v);
-      }
+  xmlAttrPtr a;
+  xmlNodePtr c;
+  if (node->type != XML_ELEMENT_NODE) return;
+  for (a = node->properties; a; a = a->next) {
+    xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+    if (v) {
+      if (strchr((const char *)v, '#')) refs_in_text((const char *)v, s);
+      xmlFree(v);
     }
-    collect_refs(node->children, s);
   }
+  for (c = node->children; c; c = c->next) collect_refs(c, s);
 }
 
 static int has_palette_refs(const char *s) {
@@ -554,7 +549,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   xmlNodePtr root = xmlDocGetRootElement(doc->doc), glyph, c;
   xmlDocPtr out = NULL;
   xmlNodePtr oroot;
-  idset_t ids = { NULL, 0, 0 };
+  idset_t ids = { NULL, 0, 0, NULL };
   char id[32];
   unsigned i, done = 0;
   xmlChar *mem = NULL;
@@ -563,6 +558,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
 
   snprintf(id, sizeof id, "glyph%u", gid);
   glyph = find_id(doc->ids, id);
+  ids.seen = xmlHashCreate(64);
   out = xmlNewDoc((const xmlChar *)"1.0");
   if (!out) goto nomem;
   oroot = xmlDocCopyNode(root, out, 2);   /* the <svg> with its attributes and namespaces */
@@ -590,14 +586,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
           if (inside) continue;
         }
         xmlAddChild(defs, xmlDocCopyNode(ref, out, 1));
-        collect_refs(ref->children, &ids);
-        {
-          xmlAttrPtr a;
-          for (a = ref->properties; a; a = a->next) {
-            xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-            if (v) { if (strchr((const char *)v, '#')) refs_in_text((const char *)v, &ids); xmlFree(v); }
-          }
-        }
+        collect_refs(ref, &ids);
       }
     }
     {
@@ -659,6 +648,7 @@ done:
   if (out) xmlFreeDoc(out);
   for (i = 0; i < ids.n; i++) free(ids.ids[i]);
   free(ids.ids);
+  if (ids.seen) xmlHashFree(ids.seen, NULL);
   return g;
 }
 
