@@ -374,6 +374,7 @@ typedef struct {
   double      dpi;         /* PNG: pixels per inch (default 72: 1 px per point) */
   int         width_px;    /* PNG: if > 0, the pixel width (height keeps the aspect) */
   const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */
+  int         no_text_layer;  /* PDF: leave out the copyable text layer (on by default) */
 } ct_write_options_t;
 
 void ct_write_options_init(ct_write_options_t *opts);

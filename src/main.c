@@ -84,6 +84,7 @@ static const char usage_view[] =
   "      --format=FMT           color format: auto, colr1, colr0, svg, bitmap, mono (mono = the\n"
   "                             plain base glyph in the text color; default: auto)\n"
   "      --dpi=N                PNG resolution (default: 72)\n"
+  "      --no-text-layer        PDF: leave out the invisible text that makes it copyable\n"
   "  -h, --help                 this help\n"
   "      --version              the version\n";
 
@@ -358,6 +359,8 @@ static int cmd_view(int argc, char **argv) {
       style.format = (ct_format_t)f;
     } else if (opt_is(&o, a, "--dpi", 1)) {
       wo.dpi = parse_double("--dpi", o.value, 1, 9600);
+    } else if (opt_is(&o, a, "--no-text-layer", 0)) {
+      wo.no_text_layer = 1;
     } else {
       die(EXIT_USAGE, "view: unknown option '%s' (see 'chromatype view --help')", a);
     }

@@ -72,6 +72,7 @@ static void op_fini(ct_op_t *op) {
   if (op->kind != CT_OP_GLYPHS) return;
   for (i = 0; i < op->u.glyphs.count; i++) ct_paint_destroy(op->u.glyphs.items[i].paint);
   free(op->u.glyphs.items);
+  free(op->u.glyphs.text);
   palette_unref(op->u.glyphs.palette);
   ct_font_destroy(op->u.glyphs.font);
 }
@@ -226,6 +227,8 @@ ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shap
     pass_warnings(c, font);
     item->x = x + (px + g->x_offset) * scale;
     item->y = y - (py + g->y_offset) * scale;
+    item->gid = g->gid;
+    item->cluster = g->cluster;
     op->u.glyphs.count++;
     check_limits(c, font, item->paint, (int)g->gid);
     px += g->x_advance;
@@ -268,6 +271,16 @@ ct_status_t ct_canvas_draw_text(ct_canvas_t *c, ct_font_t *font, const char *utf
   if ((st = ct_shape(font, utf8, len, &style->shape, &run, err)) != CT_OK) return st;
   warn_missing(c, font, utf8, len, &run);
   st = ct_canvas_draw_glyphs(c, font, &run, style, x, y, err);
+  if (st == CT_OK && run.count > 0) {   /* keep the text for the PDF's text layer */
+    ct_page_t *page = &c->pages[c->npages - 1];
+    ct_op_t *op = &page->ops[page->count - 1];
+    if ((op->u.glyphs.text = malloc(len + 1))) {
+      memcpy(op->u.glyphs.text, utf8, len);
+      op->u.glyphs.text[len] = '\0';
+      op->u.glyphs.text_len = len;
+      op->u.glyphs.rtl = run.direction == CT_DIR_RTL || run.direction == CT_DIR_BTT;
+    }
+  }
   for (i = 0; i < run.count; i++) adv += run.glyphs[i].x_advance;
   if (advance) *advance = adv * style->size / font->upem;
   ct_shaped_fini(&run);
@@ -292,9 +305,19 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
   return CT_OK;
 }
 
+int ct_page_has_background(const ct_page_t *page, double width, double height) {
+  const ct_op_t *bg = page->count > 0 ? &page->ops[0] : NULL;
+  return bg && bg->kind == CT_OP_RECT && bg->u.rect.color.a >= 1.0 && bg->u.rect.x <= 0 &&
+         bg->u.rect.y <= 0 && bg->u.rect.x + bg->u.rect.w >= width && bg->u.rect.y + bg->u.rect.h >= height;
+}
+
 void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
+  ct_page_replay_range(page, cr, 0, page->count);
+}
+
+void ct_page_replay_range(const ct_page_t *page, cairo_t *cr, unsigned from, unsigned to) {
   unsigned i, j;
-  for (i = 0; i < page->count; i++) {
+  for (i = from; i < to && i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     if (op->kind == CT_OP_RECT) {
       const ct_rgba_t *col = &op->u.rect.color;
@@ -317,4 +340,67 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
       cairo_restore(cr);
     }
   }
+}
+
+/* ---- the text layer of PDFs ----------------------------------------------- */
+
+/* cairo clusters from HarfBuzz's: runs of glyphs with one cluster value, each covering
+   the bytes up to the next cluster (in logical order). */
+static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl) {
+  const ct_placed_t *it = op->u.glyphs.items;
+  unsigned n = op->u.glyphs.count, i = 0, k = 0;
+  size_t len = op->u.glyphs.text_len;
+  while (i < n) {
+    unsigned j = i;
+    uint32_t start = it[i].cluster, next = (uint32_t)len;
+    unsigned m;
+    while (j < n && it[j].cluster == start) j++;
+    /* the next larger cluster value bounds this one's bytes */
+    for (m = 0; m < n; m++)
+      if (it[m].cluster > start && it[m].cluster < next) next = it[m].cluster;
+    if (start > len) return -1;
+    cl[k].num_bytes = (int)(next - start);
+    cl[k].num_glyphs = (int)(j - i);
+    k++;
+    i = j;
+  }
+  return (int)k;
+}
+
+void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
+  unsigned i, j;
+  cairo_save(cr);
+  /* 0.4 % black: cairo drops anything at or below 0.39 %, and drops what an opaque page
+     background later covers, so the text is drawn just above the background; on any
+     color it changes a pixel by at most one level in 255 */
+  cairo_set_source_rgba(cr, 0, 0, 0, 0.004);
+  for (i = 0; i < page->count; i++) {
+    const ct_op_t *op = &page->ops[i];
+    cairo_font_face_t *face;
+    cairo_glyph_t *glyphs;
+    cairo_text_cluster_t *clusters;
+    int nclusters;
+    unsigned n = op->kind == CT_OP_GLYPHS ? op->u.glyphs.count : 0;
+    if (n == 0 || !op->u.glyphs.text || !(face = ct_font_get_cairo_face(op->u.glyphs.font))) continue;
+    glyphs = malloc(n * sizeof *glyphs);
+    clusters = malloc(n * sizeof *clusters);
+    if (glyphs && clusters && (nclusters = make_clusters(op, clusters)) > 0) {
+      for (j = 0; j < n; j++) {
+        /* a glyph with no outline (emoji fonts often leave the base glyph empty) would be
+           dropped by cairo: a stand-in with ink carries its text (as ActualText) */
+        unsigned gid = op->u.glyphs.items[j].gid;
+        if (!ct_font_get_outline(op->u.glyphs.font, gid)) gid = ct_font_get_inked_glyph(op->u.glyphs.font);
+        glyphs[j].index = gid;
+        glyphs[j].x = op->u.glyphs.items[j].x;
+        glyphs[j].y = op->u.glyphs.items[j].y;
+      }
+      cairo_set_font_face(cr, face);
+      cairo_set_font_size(cr, op->u.glyphs.scale * op->u.glyphs.font->upem);
+      cairo_show_text_glyphs(cr, op->u.glyphs.text, (int)op->u.glyphs.text_len, glyphs, (int)n,
+                             clusters, nclusters, op->u.glyphs.rtl ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
+    }
+    free(glyphs);
+    free(clusters);
+  }
+  cairo_restore(cr);
 }

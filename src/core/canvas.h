@@ -16,6 +16,8 @@ typedef struct {
 typedef struct {
   ct_paint_t *paint;
   double      x, y;     /* pen position, points */
+  unsigned    gid;
+  uint32_t    cluster;  /* byte offset of the glyph's cluster in the op's text */
 } ct_placed_t;
 
 typedef enum { CT_OP_RECT, CT_OP_GLYPHS } ct_op_kind_t;
@@ -33,6 +35,9 @@ typedef struct {
       double            scale;     /* points per font unit */
       ct_placed_t      *items;
       unsigned          count;
+      char             *text;      /* the UTF-8 text shaped (NULL: glyphs or a tree alone) */
+      size_t            text_len;
+      int               rtl;       /* clusters run backwards */
     } glyphs;
   } u;
 } ct_op_t;
@@ -53,5 +58,13 @@ struct ct_canvas {
 
 /* Replays a page onto `cr` (in points). */
 void ct_page_replay(const ct_page_t *page, cairo_t *cr);
+
+/* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
+   and searching, drawn nearly transparent (see canvas.c). */
+void ct_page_text_layer(const ct_page_t *page, cairo_t *cr);
+/* Replays ops [from, to) of a page. */
+void ct_page_replay_range(const ct_page_t *page, cairo_t *cr, unsigned from, unsigned to);
+/* 1 when op 0 of the page fills the whole page opaquely (a background). */
+int ct_page_has_background(const ct_page_t *page, double width, double height);
 
 #endif /* CT_CANVAS_H */

@@ -31,6 +31,8 @@ struct ct_font {
   hb_blob_t     *colr_blob;     /* COLR, referenced on first use */
   struct ct_svg_table *svg;     /* SVG documents, parsed on first use */
   struct ct_bitmap_cache *bitmaps;   /* decoded CBDT/sbix images, per strike and glyph */
+  cairo_font_face_t *cairo_face;    /* for the PDF text layer */
+  unsigned       inked_glyph;   /* 1 + a glyph with an outline, 0 until looked for */
   unsigned       upem;
   unsigned       glyph_count;
   unsigned       color_formats;
@@ -66,6 +68,12 @@ ct_paint_t *ct_colr1_glyph_paint(ct_font_t *font, unsigned gid, ct_error_t *err,
 ct_paint_t *ct_bitmap_glyph_paint(ct_font_t *font, unsigned gid);
 void ct_bitmap_render(cairo_t *cr, ct_font_t *font, unsigned gid);
 void ct_bitmap_cache_clear(ct_font_t *font);
+
+/* font.c: a cairo font face of the font (for the PDF text layer), made on first use and
+   owned by the font; NULL when the font has no outlines (bitmap-only). */
+cairo_font_face_t *ct_font_get_cairo_face(ct_font_t *font);
+/* outline.c: a glyph with a non-empty outline (.notdef when it has one), for the text layer. */
+unsigned ct_font_get_inked_glyph(ct_font_t *font);
 
 /* font.c: queues a warning about the font (drained by ct_font_take_warning). */
 void ct_font_add_warning(ct_font_t *font, const char *message);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <hb-ft.h>
+#include <cairo-ft.h>
 #include <hb-ot.h>
 
 #include "ct-private.h"
@@ -286,6 +287,7 @@ void ct_font_destroy(ct_font_t *font) {
   ct_font_clear_paints(font);
   for (f = 0; f < CT_FORMAT_COUNT; f++) free(font->paints[f]);
   hb_blob_destroy(font->colr_blob);
+  if (font->cairo_face) cairo_font_face_destroy(font->cairo_face);
   ct_svg_table_destroy(font->svg);
   ct_bitmap_cache_clear(font);
   if (font->hb_font) hb_font_destroy(font->hb_font);
@@ -296,6 +298,54 @@ void ct_font_destroy(ct_font_t *font) {
   free(font->data);
   free(font->name);
   free(font);
+}
+
+/* The cairo face has its own FreeType library, face and copy of the bytes: cairo may keep
+   the face in its caches after the font is gone, and frees them with it. */
+typedef struct {
+  FT_Library     lib;
+  FT_Face        face;
+  unsigned char *data;
+} cairo_ft_owner_t;
+
+static void cairo_ft_owner_free(void *p) {
+  cairo_ft_owner_t *o = p;
+  if (!o) return;
+  if (o->face) FT_Done_Face(o->face);
+  if (o->lib) FT_Done_FreeType(o->lib);
+  free(o->data);
+  free(o);
+}
+
+static const cairo_user_data_key_t cairo_ft_owner_key;
+
+cairo_font_face_t *ct_font_get_cairo_face(ct_font_t *font) {
+  cairo_ft_owner_t *o;
+  cairo_font_face_t *face;
+  if (font->cairo_face) return font->cairo_face;
+  if (!FT_IS_SCALABLE(font->ft_face)) return NULL;
+  if (!(o = calloc(1, sizeof *o)) || !(o->data = malloc(font->size))) {
+    free(o);
+    return NULL;
+  }
+  memcpy(o->data, font->data, font->size);
+  if (FT_Init_FreeType(&o->lib) ||
+      FT_New_Memory_Face(o->lib, o->data, (FT_Long)font->size, (FT_Long)font->index, &o->face)) {
+    cairo_ft_owner_free(o);
+    return NULL;
+  }
+  /* the text layer wants plain outlines: cairo 1.16 loads color glyphs of a face with
+     FT_FACE_FLAG_COLOR as images, which are neither text nor invisible */
+  o->face->face_flags &= ~FT_FACE_FLAG_COLOR;
+  face = cairo_ft_font_face_create_for_ft_face(o->face, FT_LOAD_NO_HINTING);
+  if (cairo_font_face_status(face) != CAIRO_STATUS_SUCCESS ||
+      cairo_font_face_set_user_data(face, &cairo_ft_owner_key, o, cairo_ft_owner_free) != CAIRO_STATUS_SUCCESS) {
+    cairo_font_face_destroy(face);
+    cairo_ft_owner_free(o);
+    return NULL;
+  }
+  font->cairo_face = face;
+  return face;
 }
 
 void ct_font_clear_paints(ct_font_t *font) {

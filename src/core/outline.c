@@ -143,3 +143,13 @@ void ct_font_clear_outlines(ct_font_t *font) {
     font->outlines[i] = NULL;
   }
 }
+
+unsigned ct_font_get_inked_glyph(ct_font_t *font) {
+  unsigned g, limit = font->glyph_count < 4096 ? font->glyph_count : 4096;
+  if (font->inked_glyph) return font->inked_glyph - 1;
+  for (g = 0; g < limit; g++)
+    if (ct_font_get_outline(font, g)) break;
+  if (g == limit) g = 0;
+  font->inked_glyph = g + 1;
+  return g;
+}

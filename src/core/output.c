@@ -271,7 +271,13 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
   for (i = 0; i < c->npages; i++) {
-    paint_page(cr, &c->pages[i]);
+    /* copyable text: above the page's background, below everything else */
+    unsigned bg = (unsigned)ct_page_has_background(&c->pages[i], c->width, c->height);
+    cairo_save(cr);
+    ct_page_replay_range(&c->pages[i], cr, 0, bg);
+    if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
+    ct_page_replay_range(&c->pages[i], cr, bg, c->pages[i].count);
+    cairo_restore(cr);
     cairo_show_page(cr);
   }
   s = cairo_status(cr);

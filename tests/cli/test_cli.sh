@@ -168,6 +168,32 @@ if command -v pdftoppm >/dev/null 2>&1; then
   pdfimages -list "$T/v.pdf" | awk 'NR > 2' | grep -q . && bad "PDF holds raster images" || ok
 fi
 
+# ---- PDF text can be copied and searched: pdftotext gives back the typed text, in order,
+# for COLRv0, COLRv1, SVG and emoji glyphs, with and without a page background
+if command -v pdftotext >/dev/null 2>&1; then
+  roundtrip() {   # FONT TEXT [view options]
+    font=$1 text=$2; shift 2
+    "$CT" view "$font" --text="$text" "$@" -o "$T/rt.pdf" 2>/dev/null
+    got=$(pdftotext "$T/rt.pdf" - 2>/dev/null | tr -d '\f' | sed '/^$/d')
+    [ "$got" = "$text" ] && ok || bad "pdftotext of $font gave '$got', want '$text'"
+  }
+  roundtrip $F/ct-colr0.ttf "ABC DAB"
+  roundtrip $F/ct-colr0.ttf "ABC DAB" --background=00000000
+  roundtrip $F/twemoji-colr0.woff2 "🌈☺❤😎"
+  roundtrip $F/twemoji-colr0.woff2 "🌈☺❤😎" --background=00000000
+  roundtrip $F/nabla-svg-latin.woff2 "Nabla 123"
+  roundtrip $F/bungee-spice-latin.woff2 "SPICE UP"
+  roundtrip $F/noto-color-emoji-svg-subset.woff2 "😀🚀👍" --format=svg
+  roundtrip $F/ct-colr1.ttf "$(printf '\356\200\200\356\200\223')"
+  # the text layer does not show: a pixel changes by one level at most
+  "$CT" view $F/ct-colr0.ttf "ABCD" --font-size=48 -o "$T/tl.pdf"
+  "$CT" view $F/ct-colr0.ttf "ABCD" --font-size=48 --no-text-layer -o "$T/tl0.pdf"
+  pdftoppm -r 72 -png -singlefile "$T/tl.pdf" "$T/tlp"
+  pdftoppm -r 72 -png -singlefile "$T/tl0.pdf" "$T/tlp0"
+  res=$("$B/tests/imgcmp" "$T/tlp.png" "$T/tlp0.png" --max-mae 0.05 -t 1 --max-percent 0) && ok || bad "the text layer shows: $res"
+  [ -z "$(pdftotext "$T/tl0.pdf" - | tr -d '\f\n')" ] && ok || bad "--no-text-layer still has text"
+fi
+
 # ---- make install honours PREFIX and DESTDIR; the installed module loads in plain Lua
 if [ -z "$CT_ASAN" ]; then
   make -s install B="$B" DESTDIR="$T/root" PREFIX=/opt/ct > "$T/install.log" 2>&1 || bad "make install failed: $(tail -3 "$T/install.log")"
