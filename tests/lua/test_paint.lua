@@ -17,7 +17,8 @@ local function solid(color) return { kind = "solid", color = color } end
 local RED = { rgba = "#ff0000ff", alpha = 1 }
 local leaf = solid(RED)
 
--- The same drawing through text and through paint: identical files.
+-- The same drawing through text and through paint: identical files (PDFs without the
+-- text layer, which only text has).
 local function same_output(text_opts, gid, paint_opts, exts)
   for _, ext in ipairs(exts or { ".png", ".svg" }) do
     local a, b = ct.canvas { width = 300, height = 250 }, ct.canvas { width = 300, height = 250 }
@@ -25,7 +26,8 @@ local function same_output(text_opts, gid, paint_opts, exts)
     a:text(text_opts)
     b:paint(text_opts.font:paint(gid, { format = text_opts.format }), paint_opts)
     local pa, pb = tmpname(ext), tmpname(ext)
-    assert(a:write(pa)); assert(b:write(pb))
+    local wo = ext == ".pdf" and { text_layer = false } or nil
+    assert(a:write(pa, wo)); assert(b:write(pb, wo))
     assert(read(pa) == read(pb), ext .. ": text and paint differ")
   end
 end
@@ -225,6 +227,15 @@ local cases = {
     local t = assert(ct.open_font(font_path("twemoji-colr0.woff2")))
     local gid = assert(t:glyph(0x1F600))
     same_output({ "\u{1F600}", font = t, size = 200, x = 20, y = 210 }, gid, { font = t, size = 200, x = 20, y = 210 }, { ".png" })
+  end },
+  { "text_layer = false leaves the PDF without text; it must be a boolean", function()
+    local c = ct.canvas { width = 200, height = 80 }
+    local fnt = assert(ct.open_font(font_path("ct-colr0.ttf")))
+    c:text { "ABC", font = fnt, size = 40, x = 5, y = 60 }
+    local with, without = tmpname(".pdf"), tmpname(".pdf")
+    assert(c:write(with)); assert(c:write(without, { text_layer = false }))
+    assert(#read(with) > #read(without), "the text layer adds nothing")
+    checkerr("text_layer", c.write, c, without, { text_layer = "no" })
   end },
   { "COLRv1 trees survive the trip through Lua tables (every glyph)", function()
     local files = { font_path("ct-colr1.ttf"), ROOT .. "/../shared/fonts/color-fonts/test_glyphs-glyf_colr_1.ttf" }
