@@ -89,6 +89,13 @@ typedef struct {
    Returns a new reference or NULL with `err` filled (message names the file). */
 ct_font_t *ct_font_create_from_file(const char *path, unsigned index, ct_error_t *err);
 
+/* Opens a font by path, or by name through fontconfig ("Noto Color Emoji",
+   "Bungee:style=Regular") when the argument is no path and no file of that name exists. A
+   name fontconfig can only approximate is an error naming its nearest family. */
+ct_font_t *ct_font_create(const char *path_or_name, unsigned index, ct_error_t *err);
+/* The file and face index fontconfig has for a font name. */
+ct_status_t ct_font_find(const char *name, char *path, size_t size, unsigned *index, ct_error_t *err);
+
 /* The same from memory; `data` is copied, so the caller keeps ownership.
    `name` is used in messages (e.g. "<memory>"). */
 ct_font_t *ct_font_create_from_data(const void *data, size_t size, unsigned index,

@@ -243,7 +243,7 @@ static void parse_margin(const char *s, double m[4]) {
 
 static ct_font_t *open_font(const char *path, unsigned index) {
   ct_error_t err;
-  ct_font_t *font = ct_font_create_from_file(path, index, &err);
+  ct_font_t *font = ct_font_create(path, index, &err);   /* a path, or a name for fontconfig */
   if (!font) die(1, "%s", err.message);
   return font;
 }

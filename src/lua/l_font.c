@@ -61,7 +61,7 @@ static int l_font_open(lua_State *L) {
   /* the upper 16 bits of a FreeType face index select named instances */
   index = (unsigned)lct_optintfield(L, 2, "index", 0, 0, 0xFFFF);
   box = newbox(L);
-  box->font = ct_font_create_from_file(path, index, &err);
+  box->font = ct_font_create(path, index, &err);   /* a path, or a name for fontconfig */
   if (!box->font) return lct_pusherror(L, &err);
   return 1;
 }

@@ -141,6 +141,14 @@ expect 0 "warning: tests/fonts/ct-colr0.ttf: no glyph for U+005A 'Z'" "$CT" view
 n=$("$CT" view $F/ct-colr0.ttf AZZ -o "$T/w.png" 2>&1 | grep -c 'no glyph')
 [ "$n" -eq 1 ] && ok || bad "missing character warned $n times, want once"
 
+# ---- fonts by name through fontconfig (Debian's Noto Color Emoji and DejaVu are test packages)
+if fc-list : family 2>/dev/null | grep -q "Noto Color Emoji"; then
+  expect 0 "Color formats: CBDT" "$CT" info "Noto Color Emoji"
+  expect 0 "" "$CT" view "Noto Color Emoji" --unicodes=U+1F600 -o "$T/fc.png"
+fi
+expect 1 "no font named 'No Such Family Zz'" "$CT" info "No Such Family Zz"
+one_line "$CT" info "No Such Family Zz"
+
 # ---- paint: the tree as text
 expect 0 "# glyph 2 A" "$CT" paint $F/ct-colr0.ttf A
 expect 0 "solid palette 1 alpha 1" "$CT" paint $F/ct-colr0.ttf A
