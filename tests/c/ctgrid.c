@@ -3,7 +3,7 @@
 ** cells, pen at (12, 54) in each cell, white background), so our PNGs compare pixel for
 ** pixel with tests/render/ref/ *.chromium.png.  Test tool.
 ** usage: ctgrid FONT [OUT.png] --cols N (--codepoints U+41-U+44,U+1F1FA+U+1F1F8 | --strings a,b)
-**        [-o OUT.png]
+**        [-o OUT.png] [--font OTHER]   (--font: draw the layout with another font)
 **        [--size 48] [--palette N] [--override 0=#00ff00ff,3=#ff000080] [--fg #0000ff] [--format F]
 **        [--variations wght=700,...]
 */
@@ -42,14 +42,16 @@ int main(int argc, char **argv) {
   ct_canvas_t *canvas;
   ct_rgba_t white = { 1, 1, 1, 1 };
 
-  const char *out = NULL;
+  const char *out = NULL, *font_path;
   if (argc < 3) { fprintf(stderr, "usage: ctgrid FONT -o OUT.png --cols N --codepoints LIST\n"); return 2; }
   ct_text_style_init(&style);
+  font_path = argv[1];
   i = 2;
   if (argv[2][0] != '-') out = argv[i++];
   for (; i + 1 < argc; i += 2) {
     const char *k = argv[i], *v = argv[i + 1];
     if (strcmp(k, "-o") == 0) out = v;
+    else if (strcmp(k, "--font") == 0) font_path = v;   /* another font for the same layout */
     else if (strcmp(k, "--cols") == 0) cols = atoi(v);
     else if (strcmp(k, "--size") == 0) size = atof(v);
     else if (strcmp(k, "--palette") == 0) style.palette = (unsigned)atoi(v);
@@ -108,7 +110,7 @@ int main(int argc, char **argv) {
   }
   style.size = size;
   if (nitems == 0 || cols <= 0) { fprintf(stderr, "ctgrid: nothing to draw\n"); return 2; }
-  font = ct_font_create_from_file(argv[1], 0, &err);
+  font = ct_font_create_from_file(font_path, 0, &err);
   if (!font) { fprintf(stderr, "ctgrid: %s\n", err.message); return 1; }
   if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) {
     fprintf(stderr, "ctgrid: %s\n", err.message);

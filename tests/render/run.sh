@@ -23,6 +23,7 @@ while IFS='|' read -r name extra limits against; do
   fi
   args=$(/usr/bin/python3 "$dir/args.py" "$ref.json") || { echo "render: FAIL $name: bad layout"; fail=$((fail + 1)); continue; }
   font=$(eval "set -- $args; echo \"\$1\"")
+  case "$extra" in *--font*) font=$(echo "$extra" | sed 's/.*--font *\([^ ]*\).*/\1/') ;; esac
   if [ ! -f "$font" ]; then
     echo "render: skip $name: $font not found (../shared absent?)"
     skip=$((skip + 1))
@@ -35,6 +36,7 @@ while IFS='|' read -r name extra limits against; do
   fi
   target="$ref.png"
   label=$name
+  case "$extra" in *--font*) label="$name drawn with $(basename "$font")" ;; esac
   if [ -n "$against" ]; then
     target=$(ls "$dir/ref/$against".*.png 2>/dev/null | head -1)
     label="$name against $against"
