@@ -80,7 +80,7 @@ check: all test-deps $(TEST_C) $(TOOLS)
 	@CT_BUILD=$(B) CT_ASAN=$(CT_ASAN) sh tests/run.sh
 
 check-asan:
-	$(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lm -fsanitize=address,undefined" CT_ASAN=1 check
 
 # Speed: glyphs per second (CPU time) for COLR sheets, cold and warm caches.

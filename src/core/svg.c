@@ -266,7 +266,8 @@ static void removed(sanitize_t *s, const char *kind, const xmlChar *name) {
 
 static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s);
 
-static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
+/* Returns 1 when it removed the element itself (an external <image>). */
+static int sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
   xmlAttrPtr a = node->properties, next;
   int image = xmlStrcmp(node->name, (const xmlChar *)"image") == 0;
   for (; a; a = next) {
@@ -286,7 +287,7 @@ static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
           xmlFree(v);
           xmlUnlinkNode(node);
           xmlFreeNode(node);
-          return;
+          return 1;
         }
         removed(s, " (external)", a->name);
         xmlRemoveProp(a);
@@ -303,6 +304,7 @@ static void sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
     }
     xmlFree(v);
   }
+  return 0;
 }
 
 static void sanitize_children(xmlNodePtr parent, unsigned depth, sanitize_t *s) {
@@ -340,8 +342,7 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
       }
       return;
     }
-    sanitize_attrs(node, s);   /* may free an <image> */
-    if (node->doc == NULL || node->parent == NULL) return;
+    if (sanitize_attrs(node, s)) return;   /* an external <image> went */
     sanitize_children(node, depth, s);
   } else if (node->type == XML_PI_NODE || node->type == XML_ENTITY_REF_NODE ||
              node->type == XML_XINCLUDE_START) {
