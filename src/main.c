@@ -40,6 +40,7 @@ static void warn_stderr(void *data, const char *msg) {
 
 static const char usage_main[] =
   "usage: chromatype SCRIPT.lua [ARGS...]      run a Lua script with the chromatype library\n"
+  "       chromatype DOC.xml [-o OUT]          render an XML document to PDF, PNG or SVG\n"
   "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
   "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
   "       chromatype paint FONT TEXT [OPTIONS] the paint tree of each glyph, as text\n"
@@ -713,6 +714,52 @@ static int cmd_script(int argc, char **argv) {
   return 0;
 }
 
+/* ---- documents: chromatype DOC.xml [-o OUT] (chromatype.document) ------ */
+
+static int is_document(const char *a) {
+  size_t n = strlen(a);
+  return strcmp(a, "-") == 0 || (n > 4 && strcmp(a + n - 4, ".xml") == 0);
+}
+
+/* Reads the document (stdin for "-"), renders it to -o (default: DOC with .pdf; stdout
+   for "-"); errors print one line. */
+static const char document_lua[] =
+  "local path, out = ...\n"
+  "local h = path == '-' and io.stdin or assert(io.open(path, 'rb'))\n"
+  "local xml = h:read('a')\n"
+  "if h ~= io.stdin then h:close() end\n"
+  "if not out then out = path == '-' and '-' or path:gsub('%.xml$', '') .. '.pdf' end\n"
+  "local _, ok, err = require('chromatype.document').render(xml, path == '-' and '<stdin>' or path, out)\n"
+  "if not ok then error(err, 0) end\n";
+
+static int cmd_document(int argc, char **argv) {
+  lua_State *L;
+  const char *out = NULL;
+  int i, status;
+  for (i = 1; i < argc; i++) {
+    if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output-file") == 0) && i + 1 < argc) out = argv[++i];
+    else if (strncmp(argv[i], "--output-file=", 14) == 0) out = argv[i] + 14;
+    else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-])", argv[i]);
+  }
+  if (!(L = luaL_newstate())) die(1, "cannot create a Lua state: out of memory");
+  luaL_openlibs(L);
+  preload_library(L);
+  status = luaL_loadbuffer(L, document_lua, sizeof document_lua - 1, "=document");
+  if (status == LUA_OK) {
+    lua_pushstring(L, argv[0]);
+    if (out) lua_pushstring(L, out); else lua_pushnil(L);
+    status = lua_pcall(L, 2, 0, 0);
+  }
+  if (status != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    lua_close(L);
+    return 1;
+  }
+  lua_close(L);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_main, stderr);
@@ -729,6 +776,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 1, argv + 1);
   if (strcmp(argv[1], "paint") == 0) return cmd_paint(argc - 1, argv + 1);
+  if (is_document(argv[1])) return cmd_document(argc - 1, argv + 1);
   if (argv[1][0] == '-') die(EXIT_USAGE, "unknown option '%s' (see 'chromatype --help')", argv[1]);
   return cmd_script(argc - 1, argv + 1);
 }

@@ -305,19 +305,9 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
   return CT_OK;
 }
 
-int ct_page_has_background(const ct_page_t *page, double width, double height) {
-  const ct_op_t *bg = page->count > 0 ? &page->ops[0] : NULL;
-  return bg && bg->kind == CT_OP_RECT && bg->u.rect.color.a >= 1.0 && bg->u.rect.x <= 0 &&
-         bg->u.rect.y <= 0 && bg->u.rect.x + bg->u.rect.w >= width && bg->u.rect.y + bg->u.rect.h >= height;
-}
-
 void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
-  ct_page_replay_range(page, cr, 0, page->count);
-}
-
-void ct_page_replay_range(const ct_page_t *page, cairo_t *cr, unsigned from, unsigned to) {
   unsigned i, j;
-  for (i = from; i < to && i < page->count; i++) {
+  for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     if (op->kind == CT_OP_RECT) {
       const ct_rgba_t *col = &op->u.rect.color;
@@ -370,9 +360,8 @@ static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl) {
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
   unsigned i, j;
   cairo_save(cr);
-  /* 0.4 % black: cairo drops anything at or below 0.39 %, and drops what an opaque page
-     background later covers, so the text is drawn just above the background; on any
-     color it changes a pixel by at most one level in 255 */
+  /* 0.4 % black (cairo drops anything at or below 0.39 %), over everything: on any color
+     it changes a pixel by at most one level in 255 */
   cairo_set_source_rgba(cr, 0, 0, 0, 0.004);
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];

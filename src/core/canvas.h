@@ -62,9 +62,6 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr);
 /* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
    and searching, drawn nearly transparent (see canvas.c). */
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr);
-/* Replays ops [from, to) of a page. */
-void ct_page_replay_range(const ct_page_t *page, cairo_t *cr, unsigned from, unsigned to);
-/* 1 when op 0 of the page fills the whole page opaquely (a background). */
-int ct_page_has_background(const ct_page_t *page, double width, double height);
+
 
 #endif /* CT_CANVAS_H */

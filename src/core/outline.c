@@ -144,12 +144,34 @@ void ct_font_clear_outlines(ct_font_t *font) {
   }
 }
 
+/* Width times height of an outline's control-point box. */
+static double outline_area(const cairo_path_t *p) {
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  int i, j;
+  for (i = 0; i < p->num_data; i += p->data[i].header.length)
+    for (j = 1; j < p->data[i].header.length; j++) {
+      double x = p->data[i + j].point.x, y = p->data[i + j].point.y;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+}
+
+/* The stand-in must have real ink at any size and position (cairo drops text whose
+   rounded ink box is empty): .notdef when it is at least a tenth of the em square, else
+   the largest of the first glyphs. */
 unsigned ct_font_get_inked_glyph(ct_font_t *font) {
-  unsigned g, limit = font->glyph_count < 4096 ? font->glyph_count : 4096;
+  unsigned g, best = 0, limit = font->glyph_count < 2048 ? font->glyph_count : 2048;
+  double best_area = 0, em = (double)font->upem * font->upem;
   if (font->inked_glyph) return font->inked_glyph - 1;
-  for (g = 0; g < limit; g++)
-    if (ct_font_get_outline(font, g)) break;
-  if (g == limit) g = 0;
-  font->inked_glyph = g + 1;
-  return g;
+  for (g = 0; g < limit; g++) {
+    const cairo_path_t *p = ct_font_get_outline(font, g);
+    double a = p ? outline_area(p) : 0;
+    if (g == 0 && a >= em / 10) { best = 0; break; }
+    if (a > best_area) { best_area = a; best = g; }
+  }
+  font->inked_glyph = best + 1;
+  return best;
 }

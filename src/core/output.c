@@ -271,13 +271,10 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
   for (i = 0; i < c->npages; i++) {
-    /* copyable text: above the page's background, below everything else */
-    unsigned bg = (unsigned)ct_page_has_background(&c->pages[i], c->width, c->height);
-    cairo_save(cr);
-    ct_page_replay_range(&c->pages[i], cr, 0, bg);
+    paint_page(cr, &c->pages[i]);
+    /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
+       background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
-    ct_page_replay_range(&c->pages[i], cr, bg, c->pages[i].count);
-    cairo_restore(cr);
     cairo_show_page(cr);
   }
   s = cairo_status(cr);

@@ -6,6 +6,7 @@
 
 #include "l_aux.h"
 #include "l_core.h"
+#include "l_xml.h"
 
 /* Registry key of the warning handler: a function, false (ignore) or nil (stderr). */
 static const char warning_key = 'w';
@@ -69,6 +70,7 @@ int luaopen_chromatype_core(lua_State *L) {
   lct_open_paint(L);
   lct_open_font(L);
   lct_open_canvas(L);
+  lct_open_xml(L);
   lua_pushliteral(L, CT_VERSION_STRING);
   lua_setfield(L, -2, "version");
   return 1;
