@@ -725,7 +725,9 @@ static int is_document(const char *a) {
    for "-"); errors print one line. */
 static const char document_lua[] =
   "local path, out = ...\n"
-  "local h = path == '-' and io.stdin or assert(io.open(path, 'rb'))\n"
+  "local h, e = io.stdin, nil\n"
+  "if path ~= '-' then h, e = io.open(path, 'rb') end\n"
+  "if not h then error(e, 0) end\n"
   "local xml = h:read('a')\n"
   "if h ~= io.stdin then h:close() end\n"
   "if not out then out = path == '-' and '-' or path:gsub('%.xml$', '') .. '.pdf' end\n"

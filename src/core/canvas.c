@@ -334,6 +334,31 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
 
 /* ---- the text layer of PDFs ----------------------------------------------- */
 
+/* A plain outline font (fontconfig's "sans-serif") and its glyph for "o": the stand-in
+   when cairo cannot draw a font's own glyphs as text (bitmap-only fonts; some variable
+   SVG fonts, whose glyphs cairo-ft 1.16 loads empty).  The text itself still comes from
+   the clusters, as /ActualText. */
+static cairo_font_face_t *fallback_face(unsigned *gid) {
+  static cairo_font_face_t *face;
+  static unsigned fallback_gid;
+  static int tried;
+  if (!tried) {
+    ct_error_t err;
+    char path[4096];
+    unsigned index = 0;
+    ct_font_t *f;
+    tried = 1;
+    if (ct_font_find("DejaVu Sans", path, sizeof path, &index, &err) == CT_OK &&
+        (f = ct_font_create_from_file(path, index, &err))) {
+      if (!ct_font_get_nominal_glyph(f, 'o', &fallback_gid)) fallback_gid = 0;
+      if ((face = ct_font_get_cairo_face(f))) cairo_font_face_reference(face);
+      ct_font_destroy(f);
+    }
+  }
+  *gid = fallback_gid;
+  return face;
+}
+
 /* cairo clusters from HarfBuzz's: runs of glyphs with one cluster value, each covering
    the bytes up to the next cluster (in logical order). */
 static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl) {
@@ -370,24 +395,36 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
     cairo_text_cluster_t *clusters;
     int nclusters;
     unsigned n = op->kind == CT_OP_GLYPHS ? op->u.glyphs.count : 0;
-    if (n == 0 || !op->u.glyphs.text || !(face = ct_font_get_cairo_face(op->u.glyphs.font))) continue;
+    if (n == 0 || !op->u.glyphs.text) continue;
+    face = ct_font_get_cairo_face(op->u.glyphs.font);
     glyphs = malloc(n * sizeof *glyphs);
     clusters = malloc(n * sizeof *clusters);
     if (glyphs && clusters && (nclusters = make_clusters(op, clusters)) > 0) {
+      cairo_text_extents_t ext;
       for (j = 0; j < n; j++) {
         /* a glyph with no outline (emoji fonts often leave the base glyph empty) would be
            dropped by cairo: a stand-in with ink carries its text (as ActualText) */
         unsigned gid = op->u.glyphs.items[j].gid;
-        if (!ct_font_get_outline(op->u.glyphs.font, gid)) gid = ct_font_get_inked_glyph(op->u.glyphs.font);
+        if (face && !ct_font_get_outline(op->u.glyphs.font, gid)) gid = ct_font_get_inked_glyph(op->u.glyphs.font);
         glyphs[j].index = gid;
         glyphs[j].x = op->u.glyphs.items[j].x;
         glyphs[j].y = op->u.glyphs.items[j].y;
       }
-      cairo_set_font_face(cr, face);
       cairo_set_font_size(cr, op->u.glyphs.scale * op->u.glyphs.font->upem);
+      if (face) {
+        cairo_set_font_face(cr, face);
+        cairo_glyph_extents(cr, glyphs, (int)n, &ext);
+      }
+      if (!face || (ext.width <= 0 && ext.height <= 0)) {   /* cairo would drop it: stand in */
+        unsigned fgid;
+        if (!(face = fallback_face(&fgid))) goto next;
+        cairo_set_font_face(cr, face);
+        for (j = 0; j < n; j++) glyphs[j].index = fgid;
+      }
       cairo_show_text_glyphs(cr, op->u.glyphs.text, (int)op->u.glyphs.text_len, glyphs, (int)n,
                              clusters, nclusters, op->u.glyphs.rtl ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
     }
+  next:
     free(glyphs);
     free(clusters);
   }

@@ -193,6 +193,12 @@ if command -v pdftotext >/dev/null 2>&1; then
   roundtrip $F/bungee-spice-latin.woff2 "SPICE UP"
   roundtrip $F/noto-color-emoji-svg-subset.woff2 "😀🚀👍" --format=svg
   roundtrip $F/ct-colr1.ttf "$(printf '\356\200\200\356\200\223')"
+  roundtrip $F/nabla-svg-latin.woff2 "Nabla" --font-size=46 --margin=16,16,16,16   # integer positions
+  # a bitmap-only CBDT font: a stand-in glyph carries the text (pdftotext may add spaces)
+  if [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+    "$CT" view /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf --unicodes=U+1F600,U+1F308 -o "$T/cb.pdf"
+    [ "$(pdftotext "$T/cb.pdf" - | tr -d ' \f\n')" = "😀🌈" ] && ok || bad "CBDT text not copyable: $(pdftotext "$T/cb.pdf" -)"
+  fi
   # the text layer does not show: a pixel changes by one level at most
   "$CT" view $F/ct-colr0.ttf "ABCD" --font-size=48 -o "$T/tl.pdf"
   "$CT" view $F/ct-colr0.ttf "ABCD" --font-size=48 --no-text-layer -o "$T/tl0.pdf"
