@@ -334,33 +334,47 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
 
 /* ---- the text layer of PDFs ----------------------------------------------- */
 
-/* A plain outline font (fontconfig's "sans-serif") and its glyph for "o": the stand-in
-   when cairo cannot draw a font's own glyphs as text (bitmap-only fonts; some variable
-   SVG fonts, whose glyphs cairo-ft 1.16 loads empty).  The text itself still comes from
-   the clusters, as /ActualText. */
-static cairo_font_face_t *fallback_face(unsigned *gid) {
-  static cairo_font_face_t *face;
-  static unsigned fallback_gid;
+/* A plain outline font (DejaVu Sans, through fontconfig) whose glyphs stand in when cairo
+   cannot draw a font's own glyphs as text (bitmap-only fonts; fonts with an SVG table,
+   whose glyphs FreeType hands cairo empty).  The text itself comes from the clusters, as
+   /ActualText; each stand-in is the DejaVu glyph whose advance is nearest the original's,
+   so readers see neither gaps (spaces) nor overlaps. */
+#define NSTAND 14
+typedef struct { cairo_font_face_t *face; unsigned gid[NSTAND]; double adv[NSTAND]; unsigned space; } standin_t;
+
+static const standin_t *fallback_face(void) {
+  static standin_t s;
   static int tried;
+  static const uint32_t cps[NSTAND] = { 'i', 'l', 't', 'f', 'r', 'c', 'n', 'o', 'a', 'm', 'M', 'W', 0x2014, 0x2588 };
   if (!tried) {
     ct_error_t err;
     char path[4096];
-    unsigned index = 0;
+    unsigned index = 0, k;
     ct_font_t *f;
     tried = 1;
     if (ct_font_find("DejaVu Sans", path, sizeof path, &index, &err) == CT_OK &&
         (f = ct_font_create_from_file(path, index, &err))) {
-      if (!ct_font_get_nominal_glyph(f, 'o', &fallback_gid)) fallback_gid = 0;
-      if ((face = ct_font_get_cairo_face(f))) cairo_font_face_reference(face);
+      for (k = 0; k < NSTAND; k++) {
+        if (!ct_font_get_nominal_glyph(f, cps[k], &s.gid[k])) s.gid[k] = 0;
+        s.adv[k] = ct_font_get_glyph_advance(f, s.gid[k]) / f->upem;   /* em */
+      }
+      if (!ct_font_get_nominal_glyph(f, ' ', &s.space)) s.space = s.gid[0];
+      if ((s.face = ct_font_get_cairo_face(f))) cairo_font_face_reference(s.face);
       ct_font_destroy(f);
     }
   }
-  *gid = fallback_gid;
-  return face;
+  return s.face ? &s : NULL;
 }
 
-/* cairo clusters from HarfBuzz's: runs of glyphs with one cluster value, each covering
-   the bytes up to the next cluster (in logical order). */
+/* The stand-in for a glyph `advance` em wide, or a space for a space. */
+static unsigned standin_glyph(const standin_t *s, double advance, int is_space) {
+  unsigned k, best = 0;
+  if (is_space) return s->space;
+  for (k = 1; k < NSTAND; k++)
+    if (fabs(s->adv[k] - advance) < fabs(s->adv[best] - advance)) best = k;
+  return s->gid[best];
+}
+
 static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl) {
   const ct_placed_t *it = op->u.glyphs.items;
   unsigned n = op->u.glyphs.count, i = 0, k = 0;
@@ -416,10 +430,17 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
         cairo_glyph_extents(cr, glyphs, (int)n, &ext);
       }
       if (!face || (ext.width <= 0 && ext.height <= 0)) {   /* cairo would drop it: stand in */
-        unsigned fgid;
-        if (!(face = fallback_face(&fgid))) goto next;
-        cairo_set_font_face(cr, face);
-        for (j = 0; j < n; j++) glyphs[j].index = fgid;
+        const standin_t *s = fallback_face();
+        double size = op->u.glyphs.scale * op->u.glyphs.font->upem;
+        if (!s) goto next;
+        cairo_set_font_face(cr, s->face);
+        for (j = 0; j < n; j++) {
+          const ct_placed_t *it = &op->u.glyphs.items[j];
+          double adv = j + 1 < n ? fabs(op->u.glyphs.items[j + 1].x - it->x)
+                                 : ct_font_get_glyph_advance(op->u.glyphs.font, it->gid) * op->u.glyphs.scale;
+          int space = it->cluster < op->u.glyphs.text_len && op->u.glyphs.text[it->cluster] == ' ';
+          glyphs[j].index = standin_glyph(s, adv / size, space);
+        }
       }
       cairo_show_text_glyphs(cr, op->u.glyphs.text, (int)op->u.glyphs.text_len, glyphs, (int)n,
                              clusters, nclusters, op->u.glyphs.rtl ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
