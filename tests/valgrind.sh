@@ -4,7 +4,7 @@
 # (Lua tests run in the chromatype executable, which closes its Lua state and so frees
 # everything; "still reachable" blocks of FreeType/fontconfig/cairo caches are not leaks.)
 B=${CT_BUILD:-build}
-VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
+VG="valgrind -q --suppressions=tests/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
 pass=0 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
