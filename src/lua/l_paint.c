@@ -266,6 +266,31 @@ static ct_paint_t *childfield(tocx *c, int t, const char *name) {
   return p;
 }
 
+/* The `gid` and optional `font` fields of glyph and bitmap nodes; the tree's table keeps
+   the font alive until the node references it.  [-0, +0] */
+static unsigned gid_font_fields(tocx *c, int t, ct_font_t **font) {
+  lua_State *L = c->L;
+  lua_Integer gid;
+  int isint = 0;
+  *font = NULL;
+  push_name(c, "gid");
+  lua_getfield(L, t, "gid");
+  gid = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
+  if (!isint) failf(c, "expected integer, got %s", luaL_typename(L, -1));
+  if (gid < 0 || gid > 0xFFFF) failf(c, "glyph id out of range (0..65535)");
+  lua_pop(L, 1);
+  pop_seg(c);
+  push_name(c, "font");
+  if (lua_getfield(L, t, "font") != LUA_TNIL) {
+    lct_font_box *fb = luaL_testudata(L, -1, CT_FONT_MT);
+    if (!fb) failf(c, "expected %s, got %s", CT_FONT_MT, luaL_typename(L, -1));
+    if (!(*font = fb->font)) failf(c, "attempt to use a closed font");
+  }
+  lua_pop(L, 1);
+  pop_seg(c);
+  return (unsigned)gid;
+}
+
 static ct_paint_t *nomem(tocx *c) {
   luaL_error(c->L, "not enough memory");
   return NULL;
@@ -325,27 +350,10 @@ static ct_paint_t *convert(tocx *c, int idx) {
     break;
   }
   case CT_PAINT_GLYPH: {
-    ct_font_t *font = NULL;
-    lua_Integer gid;
-    int isint;
-    push_name(c, "gid");
-    lua_getfield(L, t, "gid");
-    isint = 0;
-    gid = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-    if (!isint) failf(c, "expected integer, got %s", luaL_typename(L, -1));
-    if (gid < 0 || gid > 0xFFFF) failf(c, "glyph id out of range (0..65535)");
-    lua_pop(L, 1);
-    pop_seg(c);
-    push_name(c, "font");
-    if (lua_getfield(L, t, "font") != LUA_TNIL) {
-      lct_font_box *fb = luaL_testudata(L, -1, CT_FONT_MT);
-      if (!fb) failf(c, "expected %s, got %s", CT_FONT_MT, luaL_typename(L, -1));
-      if (!(font = fb->font)) failf(c, "attempt to use a closed font");
-    }
-    lua_pop(L, 1);   /* the tree's table keeps the font alive until it is referenced */
-    pop_seg(c);
+    ct_font_t *font;
+    unsigned gid = gid_font_fields(c, t, &font);
     child = childfield(c, t, "child");
-    if (!(*slot = ct_paint_glyph_create(font, (unsigned)gid, ct_paint_reference(child))))
+    if (!(*slot = ct_paint_glyph_create(font, gid, ct_paint_reference(child))))
       return nomem(c);
     lua_pop(L, 1);
     break;
@@ -488,25 +496,9 @@ static ct_paint_t *convert(tocx *c, int idx) {
     break;
   }
   case CT_PAINT_BITMAP: {
-    ct_font_t *font = NULL;
-    lua_Integer gid;
-    int isint = 0;
-    push_name(c, "gid");
-    lua_getfield(L, t, "gid");
-    gid = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-    if (!isint) failf(c, "expected integer, got %s", luaL_typename(L, -1));
-    if (gid < 0 || gid > 0xFFFF) failf(c, "glyph id out of range (0..65535)");
-    lua_pop(L, 1);
-    pop_seg(c);
-    push_name(c, "font");
-    if (lua_getfield(L, t, "font") != LUA_TNIL) {
-      lct_font_box *fb = luaL_testudata(L, -1, CT_FONT_MT);
-      if (!fb) failf(c, "expected %s, got %s", CT_FONT_MT, luaL_typename(L, -1));
-      if (!(font = fb->font)) failf(c, "attempt to use a closed font");
-    }
-    lua_pop(L, 1);
-    pop_seg(c);
-    if (!(*slot = ct_paint_bitmap_create(font, (unsigned)gid))) return nomem(c);
+    ct_font_t *font;
+    unsigned gid = gid_font_fields(c, t, &font);
+    if (!(*slot = ct_paint_bitmap_create(font, gid))) return nomem(c);
     break;
   }
   case CT_PAINT_KIND_COUNT:
