@@ -74,6 +74,11 @@ demo: all
 	  echo "demo: $$f"; \
 	  $(B)/chromatype $$f || exit 1; \
 	done
+	@for f in examples/*.xml; do \
+	  echo "demo: $$f"; \
+	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).pdf || exit 1; \
+	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).png || exit 1; \
+	done
 	@echo "demo: images are in out/"
 
 check: all test-deps $(TEST_C) $(TOOLS)
