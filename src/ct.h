@@ -382,6 +382,7 @@ typedef struct {
   int         width_px;    /* PNG: if > 0, the pixel width (height keeps the aspect) */
   const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */
   int         no_text_layer;  /* PDF: leave out the copyable text layer (on by default) */
+  int         cmyk;           /* PDF: convert to DeviceCMYK with Ghostscript (docs/pdf.md) */
 } ct_write_options_t;
 
 void ct_write_options_init(ct_write_options_t *opts);

@@ -86,6 +86,7 @@ static const char usage_view[] =
   "                             plain base glyph in the text color; default: auto)\n"
   "      --dpi=N                PNG resolution (default: 72)\n"
   "      --no-text-layer        PDF: leave out the invisible text that makes it copyable\n"
+  "      --cmyk                 PDF: convert to CMYK with Ghostscript (for print shops)\n"
   "  -h, --help                 this help\n"
   "      --version              the version\n";
 
@@ -362,6 +363,8 @@ static int cmd_view(int argc, char **argv) {
       wo.dpi = parse_double("--dpi", o.value, 1, 9600);
     } else if (opt_is(&o, a, "--no-text-layer", 0)) {
       wo.no_text_layer = 1;
+    } else if (opt_is(&o, a, "--cmyk", 0)) {
+      wo.cmyk = 1;
     } else {
       die(EXIT_USAGE, "view: unknown option '%s' (see 'chromatype view --help')", a);
     }

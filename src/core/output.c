@@ -3,7 +3,7 @@
 ** temporary name beside its target and is renamed when complete; "-" is stdout,
 ** written only once the whole file is ready.  Core layer.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* memmem */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -101,6 +102,129 @@ static ct_status_t sink_open(sink_t *s, const char *path, ct_error_t *err) {
   return CT_OK;
 }
 
+/* ---- CMYK: a Ghostscript pass over the finished PDF ------------------------ */
+
+/* Runs gs to convert `in` into `out` (DeviceCMYK); 0 on success. */
+static int run_gs(const char *in, const char *out, char *why, size_t whylen) {
+  /* writable copies: execvp takes char *const[] and the literals are const here */
+  static char a0[] = "gs", a1[] = "-dSAFER", a2[] = "-dBATCH", a3[] = "-dNOPAUSE", a4[] = "-dQUIET",
+              a5[] = "-sDEVICE=pdfwrite", a6[] = "-sColorConversionStrategy=CMYK",
+              a7[] = "-sProcessColorModel=DeviceCMYK", a8[] = "-dAutoRotatePages=/None";
+  char outarg[4300], inarg[4300], sde[64];
+  const char *epoch = getenv("SOURCE_DATE_EPOCH");
+  char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, outarg, inarg, NULL };
+  pid_t pid;
+  int status;
+  snprintf(outarg, sizeof outarg, "-sOutputFile=%s", out);
+  snprintf(inarg, sizeof inarg, "%s", in);
+  /* gs dates its output from SOURCE_DATE_EPOCH: the same fixed date as ours */
+  snprintf(sde, sizeof sde, "%s", epoch && *epoch ? epoch : "946684800");
+  pid = fork();
+  if (pid < 0) { snprintf(why, whylen, "cannot start ghostscript: %s", strerror(errno)); return -1; }
+  if (pid == 0) {
+    setenv("SOURCE_DATE_EPOCH", sde, 1);
+    execvp("gs", argv);
+    _exit(127);
+  }
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) { snprintf(why, whylen, "ghostscript: %s", strerror(errno)); return -1; }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    snprintf(why, whylen, "ghostscript (gs) not found: CMYK output needs the Debian package ghostscript");
+    return -1;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(why, whylen, "ghostscript failed (status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return -1;
+  }
+  return 0;
+}
+
+/* gs writes a random /ID: replace it, in place, with a hash of the file, so the same
+   input still gives the same bytes. */
+static void fix_pdf_id(const char *path) {
+  FILE *f = fopen(path, "r+b");
+  char *buf = NULL, *id;
+  long n;
+  uint64_t h1 = 1469598103934665603ull, h2 = 7809847782465536322ull;
+  if (!f) return;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+    long i;
+    char *last = NULL, *p = buf;
+    buf[n] = '\0';
+    while ((p = memmem(p, (size_t)(buf + n - p), "/ID [<", 6))) { last = p; p += 6; }
+    if (last && last + 6 + 32 + 2 + 32 + 1 < buf + n && last[6 + 32] == '>' && last[6 + 33] == '<') {
+      for (i = 0; i < n; i++) {   /* everything but the ID itself */
+        unsigned char c = (unsigned char)buf[i];
+        if (buf + i >= last && buf + i < last + 6 + 66) continue;
+        h1 = (h1 ^ c) * 1099511628211ull;
+        h2 = (h2 ^ c) * 1099511628211ull + 0x9E3779B97F4A7C15ull;
+      }
+      id = last + 6;
+      {
+        char hex[33];
+        snprintf(hex, sizeof hex, "%016llX%016llX", (unsigned long long)h1, (unsigned long long)h2);
+        memcpy(id, hex, 32);
+        memcpy(id + 34, hex, 32);
+        if (fseek(f, (long)(id - buf), SEEK_SET) == 0) fwrite(id, 1, 66, f);
+      }
+    }
+  }
+  free(buf);
+  fclose(f);
+}
+
+/* Converts the sink's finished PDF to CMYK, in place of the RGB one. */
+static ct_status_t sink_to_cmyk(sink_t *s, const char *path, ct_error_t *err) {
+  char in[4200], out[4200], why[256] = "";
+  int fd;
+  if (s->failed) return CT_OK;   /* the commit reports it */
+  if (s->tmp_path) {   /* a file: convert beside it */
+    if (fclose(s->file) != 0) { s->file = NULL; return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno)); }
+    s->file = NULL;
+    snprintf(in, sizeof in, "%s", s->tmp_path);
+    snprintf(out, sizeof out, "%s.tmp-cmyk-XXXXXX", path);
+  } else {   /* stdout: through two files in the temporary directory */
+    FILE *f;
+    snprintf(in, sizeof in, "%s/chromatype-rgb-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if ((fd = mkstemp(in)) < 0 || !(f = fdopen(fd, "wb")))
+      return ct_set_error(err, CT_ERR_IO, "cannot write a temporary file: %s", strerror(errno));
+    if (fwrite(s->mem, 1, s->len, f) != s->len) { fclose(f); unlink(in); return ct_set_error(err, CT_ERR_IO, "cannot write a temporary file"); }
+    fclose(f);
+    snprintf(out, sizeof out, "%s/chromatype-cmyk-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  }
+  if ((fd = mkstemp(out)) < 0) {
+    if (!s->tmp_path) unlink(in);
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  }
+  close(fd);
+  if (run_gs(in, out, why, sizeof why) != 0) {
+    unlink(out);
+    if (!s->tmp_path) unlink(in);
+    return ct_set_error(err, CT_ERR_BACKEND, "%s: CMYK conversion: %s", path, why);
+  }
+  fix_pdf_id(out);
+  unlink(in);
+  if (s->tmp_path) {
+    char *t = strdup(out);
+    if (!t) { unlink(out); return ct_set_error(err, CT_ERR_NOMEM, "out of memory"); }
+    free(s->tmp_path);
+    s->tmp_path = t;
+    { mode_t mask = umask(022); umask(mask); chmod(t, 0666 & ~mask); }
+  } else {   /* read the converted file back for stdout */
+    FILE *f = fopen(out, "rb");
+    long n;
+    s->len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+      char *m = realloc(s->mem, (size_t)n + 1);
+      if (m) { s->mem = m; s->len = fread(m, 1, (size_t)n, f); }
+    }
+    if (f) fclose(f);
+    unlink(out);
+  }
+  return CT_OK;
+}
+
 static void sink_abort(sink_t *s) {
   if (s->file) fclose(s->file);
   if (s->tmp_path) unlink(s->tmp_path);
@@ -111,8 +235,8 @@ static void sink_abort(sink_t *s) {
 
 static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
   int e = s->failed;
-  if (s->file) {
-    if (fclose(s->file) != 0 && !e) e = errno;
+  if (s->tmp_path) {
+    if (s->file && fclose(s->file) != 0 && !e) e = errno;
     s->file = NULL;
     if (!e && rename(s->tmp_path, path) != 0) e = errno;
   } else if (!e) {
@@ -330,6 +454,7 @@ ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_opt
       case CT_OUTPUT_SVG: st = write_svg(c, i, target, &sink, err); break;
       default: st = write_png(c, i, target, opts, &sink, err); break;
       }
+      if (st == CT_OK && fmt == CT_OUTPUT_PDF && opts->cmyk) st = sink_to_cmyk(&sink, target, err);
       if (st == CT_OK) st = sink_commit(&sink, target, err);
       else sink_abort(&sink);
     }

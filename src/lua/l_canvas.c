@@ -335,7 +335,8 @@ static int l_canvas_paint(lua_State *L) {
 /* ---- writing ------------------------------------------------------------------------ */
 
 static const char *const write_fields[] = {
-  "format", "dpi", "width_px", "title", "author", "subject", "keywords", "creator", "text_layer", NULL
+  "format", "dpi", "width_px", "title", "author", "subject", "keywords", "creator", "text_layer",
+  "cmyk", NULL
 };
 static const char *const output_names[] = { "auto", "png", "pdf", "svg", NULL };
 
@@ -362,6 +363,11 @@ static int l_canvas_write(lua_State *L) {
   if (lct_getfield(L, 3, "text_layer") != LUA_TNIL) {   /* [-0, +1] */
     if (!lua_isboolean(L, -1)) lct_fielderror(L, 3, "text_layer", "expected boolean, got %s", luaL_typename(L, -1));
     o.no_text_layer = !lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  if (lct_getfield(L, 3, "cmyk") != LUA_TNIL) {   /* [-0, +1] */
+    if (!lua_isboolean(L, -1)) lct_fielderror(L, 3, "cmyk", "expected boolean, got %s", luaL_typename(L, -1));
+    o.cmyk = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
   st = ct_canvas_write(box->canvas, path, &o, &err);
