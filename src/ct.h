@@ -354,8 +354,11 @@ void         ct_canvas_set_warning_func(ct_canvas_t *canvas, ct_warning_func_t f
 double       ct_canvas_get_width(const ct_canvas_t *canvas);
 double       ct_canvas_get_height(const ct_canvas_t *canvas);
 unsigned     ct_canvas_get_page_count(const ct_canvas_t *canvas);
-/* Starts a new page of the canvas size (the first page exists from creation). */
+/* Starts a new page of the current page's size (the first page exists from creation), or of
+   its own size; the width and height getters give the current page's size. */
 ct_status_t  ct_canvas_new_page(ct_canvas_t *canvas, ct_error_t *err);
+ct_status_t  ct_canvas_new_page_sized(ct_canvas_t *canvas, double width, double height,
+                                      ct_error_t *err);
 /* Fills the current page's background. */
 ct_status_t  ct_canvas_fill_background(ct_canvas_t *canvas, ct_rgba_t color, ct_error_t *err);
 ct_status_t  ct_canvas_fill_rect(ct_canvas_t *canvas, double x, double y, double w, double h,

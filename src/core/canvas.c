@@ -20,7 +20,7 @@ void ct_text_style_init(ct_text_style_t *style) {
 
 static int valid_side(double v) { return isfinite(v) && v > 0 && v <= CT_MAX_PAGE_SIDE; }
 
-static ct_status_t add_page(ct_canvas_t *c, ct_error_t *err) {
+static ct_status_t add_page(ct_canvas_t *c, double width, double height, ct_error_t *err) {
   if (c->npages >= CT_MAX_PAGES)
     return ct_set_error(err, CT_ERR_LIMIT, "more than %u pages", CT_MAX_PAGES);
   if (c->npages == c->cap) {
@@ -30,7 +30,12 @@ static ct_status_t add_page(ct_canvas_t *c, ct_error_t *err) {
     c->pages = p;
     c->cap = cap;
   }
-  memset(&c->pages[c->npages++], 0, sizeof(ct_page_t));
+  memset(&c->pages[c->npages], 0, sizeof(ct_page_t));
+  c->pages[c->npages].width = width;
+  c->pages[c->npages].height = height;
+  c->npages++;
+  c->width = width;
+  c->height = height;
   return CT_OK;
 }
 
@@ -46,9 +51,7 @@ ct_canvas_t *ct_canvas_create(double width, double height, ct_error_t *err) {
     return NULL;
   }
   c->ref = 1;
-  c->width = width;
-  c->height = height;
-  if (add_page(c, err) != CT_OK) {
+  if (add_page(c, width, height, err) != CT_OK) {
     ct_canvas_destroy(c);
     return NULL;
   }
@@ -97,7 +100,16 @@ double ct_canvas_get_width(const ct_canvas_t *c) { return c->width; }
 double ct_canvas_get_height(const ct_canvas_t *c) { return c->height; }
 unsigned ct_canvas_get_page_count(const ct_canvas_t *c) { return c->npages; }
 
-ct_status_t ct_canvas_new_page(ct_canvas_t *c, ct_error_t *err) { return add_page(c, err); }
+ct_status_t ct_canvas_new_page(ct_canvas_t *c, ct_error_t *err) {
+  return add_page(c, c->width, c->height, err);
+}
+
+ct_status_t ct_canvas_new_page_sized(ct_canvas_t *c, double width, double height, ct_error_t *err) {
+  if (!valid_side(width) || !valid_side(height))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page size %gx%g pt out of range (0 < side <= %g)",
+                        width, height, CT_MAX_PAGE_SIDE);
+  return add_page(c, width, height, err);
+}
 
 /* A new operation at the end of the current page, or NULL when out of memory. */
 static ct_op_t *push_op(ct_canvas_t *c, ct_op_kind_t kind) {

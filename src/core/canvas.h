@@ -45,11 +45,12 @@ typedef struct {
 typedef struct {
   ct_op_t *ops;
   unsigned count, cap;
+  double   width, height;   /* points: each page has its own size */
 } ct_page_t;
 
 struct ct_canvas {
   int               ref;
-  double            width, height;     /* points */
+  double            width, height;     /* points: the size of the current (last) page */
   ct_page_t        *pages;
   unsigned          npages, cap;
   ct_warning_func_t warn;

@@ -267,8 +267,9 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
 
 static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
                              const ct_write_options_t *o, sink_t *sink, ct_error_t *err) {
-  double scale = o->width_px > 0 ? o->width_px / c->width : o->dpi / 72.0;
-  double w = ceil(c->width * scale - 1e-6), h = ceil(c->height * scale - 1e-6);
+  const ct_page_t *pg = &c->pages[page];
+  double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
+  double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
   cairo_surface_t *img;
   cairo_t *cr;
   cairo_status_t s;
@@ -333,7 +334,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   sink_t mem, *sink = &mem;
   cairo_surface_t *svg;
   memset(&mem, 0, sizeof mem);
-  svg = cairo_svg_surface_create_for_stream(sink_write, sink, c->width, c->height);
+  svg = cairo_svg_surface_create_for_stream(sink_write, sink, c->pages[page].width, c->pages[page].height);
   cairo_t *cr;
   cairo_status_t s;
   cairo_svg_surface_restrict_to_version(svg, CAIRO_SVG_VERSION_1_1);
@@ -379,7 +380,8 @@ static void pdf_date(char *buf, size_t size) {
 
 static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_options_t *o,
                              sink_t *sink, ct_error_t *err) {
-  cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(sink_write, sink, c->width, c->height);
+  cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(sink_write, sink, c->pages[0].width,
+                                                             c->pages[0].height);
   cairo_t *cr;
   cairo_status_t s;
   char date[32];
@@ -395,6 +397,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
   for (i = 0; i < c->npages; i++) {
+    cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
     paint_page(cr, &c->pages[i]);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */

@@ -118,9 +118,18 @@ static int l_canvas_page_count(lua_State *L) {
   return 1;
 }
 
+/* c:new_page([{width =, height =}]): a page of the current size, or of its own.  [-0, +1] */
 static int l_canvas_new_page(lua_State *L) {
+  static const char *const fields[] = { "width", "height", NULL };
   lct_canvas_box *box = checkcanvas(L, 1);
   ct_error_t err;
+  if (lct_checkoptions(L, 2, fields, 0)) {
+    double w = lct_optnumfield(L, 2, "width", ct_canvas_get_width(box->canvas));
+    double h = lct_optnumfield(L, 2, "height", ct_canvas_get_height(box->canvas));
+    if (ct_canvas_new_page_sized(box->canvas, w, h, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+    lua_settop(L, 1);
+    return 1;
+  }
   finish(L, box, ct_canvas_new_page(box->canvas, &err), &err);
   lua_settop(L, 1);
   return 1;

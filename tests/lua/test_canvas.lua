@@ -421,6 +421,27 @@ local cases = {
     local core = require "chromatype.core"
     for k, v in pairs(core) do eq(ct[k], v, k) end
   end },
+  { "pages of their own sizes: PDF page boxes, one PNG per page", function()
+    local c = ct.canvas { width = ct.mm(148), height = ct.mm(210) }
+    c:background("#ffffff")
+    c:new_page { width = ct.mm(210), height = ct.mm(148) }
+    eq(math.floor(c.width + 0.5), 595)
+    c:background("#ff0000")
+    c:new_page()   -- the size of the page before
+    eq(c:page_count(), 3)
+    local pdf = tmpname(".pdf")
+    assert(c:write(pdf))
+    local info = io.popen("pdfinfo -f 1 -l 3 " .. pdf):read("a")
+    assert(info:find("Page%s+1 size:%s+419.5%d* x 595.2"), info)
+    assert(info:find("Page%s+2 size:%s+595.2%d* x 419.5"), info)
+    assert(info:find("Page%s+3 size:%s+595.2%d* x 419.5"), info)
+    local png = tmpname(".png")
+    assert(c:write(png))
+    local w2, h2 = ct.read_png(png:gsub("%.png$", "-2.png"))
+    eq(w2, 596); eq(h2, 420)
+    checkerr("page size", c.new_page, c, { width = -1, height = 10 })
+    checkerr("unknown field 'wdith'", c.new_page, c, { wdith = 10 })
+  end },
 }
 
 return cases
