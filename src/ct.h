@@ -319,6 +319,12 @@ ct_status_t ct_shape(ct_font_t *font, const char *utf8, size_t len,
                      const ct_shape_options_t *opts, ct_shaped_t *out, ct_error_t *err);
 void ct_shaped_fini(ct_shaped_t *shaped);
 
+/* Line-break opportunities by UAX #14 (ICU): byte offsets where a line may end, ascending
+   (the text's end included), and for each whether the break is mandatory (a newline).
+   Both arrays are malloc'ed for the caller to free; `mandatory` may be NULL. */
+ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
+                           unsigned char **mandatory, unsigned *count, ct_error_t *err);
+
 /* ---- canvases and output ---------------------------------------------- */
 
 typedef struct ct_canvas ct_canvas_t;

@@ -3,6 +3,7 @@
 ** and paint bindings, and holds the warning handler and small color helpers.
 */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "l_aux.h"
 #include "l_core.h"
@@ -57,7 +58,33 @@ static int l_color_string(lua_State *L) {
   return 1;
 }
 
+/* line_breaks(text [, language]) -> {ends...}, {mandatory...}: the byte positions p where a
+   line may end (text:sub(1, p) is a line), by UAX #14, and whether each is mandatory. */
+static int l_line_breaks(lua_State *L) {
+  size_t len, *pos = NULL;
+  unsigned char *hard = NULL;
+  const char *text = luaL_checklstring(L, 1, &len);
+  const char *lang = luaL_optstring(L, 2, NULL);
+  unsigned n = 0, i;
+  ct_error_t err;
+  if (ct_line_breaks(text, len, lang, &pos, &hard, &n, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+  /* the arrays are C memory: copy into Lua without raising in between (stack checked first) */
+  if (!lua_checkstack(L, 4)) { free(pos); free(hard); return luaL_error(L, "stack overflow"); }
+  lua_createtable(L, (int)n, 0);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)pos[i]);
+    lua_rawseti(L, -3, (lua_Integer)i + 1);
+    lua_pushboolean(L, hard[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(pos);
+  free(hard);
+  return 2;
+}
+
 static const luaL_Reg core_funcs[] = {
+  { "line_breaks", l_line_breaks },
   { "on_warning", l_on_warning },
   { "parse_color", l_parse_color },
   { "color_string", l_color_string },

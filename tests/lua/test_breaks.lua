@@ -1,0 +1,35 @@
+-- test_breaks.lua: ct.line_breaks, UAX #14 line-break opportunities through ICU, as the
+-- byte positions where a line may end.
+local ct = require "chromatype"
+
+-- the text cut at every opportunity, mandatory ones marked with "\n|"
+local function cut(text, lang)
+  local ends, hard = ct.line_breaks(text, lang)
+  local parts, last = {}, 0
+  for i, p in ipairs(ends) do
+    parts[#parts + 1] = text:sub(last + 1, p) .. (hard[i] and "!" or "")
+    last = p
+  end
+  return table.concat(parts, "|")
+end
+
+return {
+  { "spaces and hyphens", function()
+    eq(cut("Hello world, state-of-the-art type."), "Hello |world, |state-|of-|the-|art |type.")
+  end },
+  { "emoji sequences stay whole: modifiers, ZWJ families, flags", function()
+    eq(cut("😀👍🏽👨‍👩‍👧 🇫🇷🇩🇪 x"), "😀|👍🏽|👨‍👩‍👧 |🇫🇷|🇩🇪 |x")
+  end },
+  { "a newline is a mandatory break; no-break space is no opportunity", function()
+    eq(cut("one\ntwo"), "one\n!|two")
+    eq(cut("10\u{A0}km away"), "10\u{A0}km |away")
+  end },
+  { "CJK breaks between ideographs, not before the full stop", function()
+    eq(cut("日本語です。"), "日|本|語|で|す。")
+  end },
+  { "empty text and bad arguments", function()
+    local ends = ct.line_breaks("")
+    eq(#ends, 0)
+    checkerr("bad argument #1", ct.line_breaks, {})
+  end },
+}
