@@ -21,7 +21,8 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-proto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
-LDLIBS    += -lm
+# libhyphen ships no pkg-config file: linked by name
+LDLIBS    += -lhyphen -lm
 
 B := build
 CORE_SRC := $(wildcard src/core/*.c)
@@ -86,7 +87,7 @@ check: all test-deps $(TEST_C) $(TOOLS)
 
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  LDLIBS="-lm -fsanitize=address,undefined" CT_ASAN=1 check
+	  LDLIBS="-lhyphen -lm -fsanitize=address,undefined" CT_ASAN=1 check
 
 # Speed: glyphs per second (CPU time) for COLR sheets, cold and warm caches.
 bench: all

@@ -325,6 +325,13 @@ void ct_shaped_fini(ct_shaped_t *shaped);
 ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
                            unsigned char **mandatory, unsigned *count, ct_error_t *err);
 
+/* Hyphenation points of one word (libhyphen, Debian's hyphen-* dictionaries): byte offsets
+   where the word may be split with a hyphen, at least two bytes from either end.  `language`
+   is a BCP 47 tag ("en-US", "de"); a language without a dictionary is CT_ERR_NOT_FOUND.
+   `out` is malloc'ed for the caller to free. */
+ct_status_t ct_hyphenate(const char *word, size_t len, const char *language, size_t **out,
+                         unsigned *count, ct_error_t *err);
+
 /* ---- canvases and output ---------------------------------------------- */
 
 typedef struct ct_canvas ct_canvas_t;

@@ -83,8 +83,32 @@ static int l_line_breaks(lua_State *L) {
   return 2;
 }
 
+/* hyphenate(word [, language]) -> {positions...} | nil, msg: byte positions p where the word
+   may be split (word:sub(1, p) .. "-" / word:sub(p + 1)). */
+static int l_hyphenate(lua_State *L) {
+  size_t len, *pos = NULL;
+  const char *word = luaL_checklstring(L, 1, &len);
+  const char *lang = luaL_optstring(L, 2, NULL);
+  unsigned n = 0, i;
+  ct_error_t err;
+  if (ct_hyphenate(word, len, lang, &pos, &n, &err) != CT_OK) {
+    luaL_pushfail(L);
+    lua_pushstring(L, err.message);
+    return 2;
+  }
+  if (!lua_checkstack(L, 3)) { free(pos); return luaL_error(L, "stack overflow"); }
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)pos[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(pos);
+  return 1;
+}
+
 static const luaL_Reg core_funcs[] = {
   { "line_breaks", l_line_breaks },
+  { "hyphenate", l_hyphenate },
   { "on_warning", l_on_warning },
   { "parse_color", l_parse_color },
   { "color_string", l_color_string },

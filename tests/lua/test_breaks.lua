@@ -1,5 +1,5 @@
 -- test_breaks.lua: ct.line_breaks, UAX #14 line-break opportunities through ICU, as the
--- byte positions where a line may end.
+-- byte positions where a line may end; ct.hyphenate, libhyphen with Debian's dictionaries.
 local ct = require "chromatype"
 
 -- the text cut at every opportunity, mandatory ones marked with "\n|"
@@ -13,7 +13,26 @@ local function cut(text, lang)
   return table.concat(parts, "|")
 end
 
+local function hyph(word, lang)
+  local p = assert(ct.hyphenate(word, lang))
+  local parts, last = {}, 0
+  for _, q in ipairs(p) do parts[#parts + 1] = word:sub(last + 1, q); last = q end
+  parts[#parts + 1] = word:sub(last + 1)
+  return table.concat(parts, "-")
+end
+
 return {
+  { "hyphenation, English and German, any case", function()
+    eq(hyph("typesetting"), "type-set-ting")
+    eq(hyph("Typography", "en-US"), "Ty-pog-ra-phy")
+    eq(hyph("Silbentrennung", "de"), "Sil-ben-tren-nung")
+    eq(hyph("a"), "a")
+  end },
+  { "a language without a dictionary is an expected failure", function()
+    local ok, msg = ct.hyphenate("word", "xx-YY")
+    eq(ok, nil)
+    assert(msg:find("no hyphenation dictionary for 'xx%-YY'"), msg)
+  end },
   { "spaces and hyphens", function()
     eq(cut("Hello world, state-of-the-art type."), "Hello |world, |state-|of-|the-|art |type.")
   end },
