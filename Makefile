@@ -8,7 +8,7 @@ LUADIR   = $(PREFIX)/share/lua/5.4
 LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib librsvg-2.0 fontconfig icu-uc
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib librsvg-2.0 fontconfig icu-uc fribidi
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g

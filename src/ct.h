@@ -325,6 +325,14 @@ void ct_shaped_fini(ct_shaped_t *shaped);
 ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
                            unsigned char **mandatory, unsigned *count, ct_error_t *err);
 
+/* The bidirectional algorithm (FriBidi) over one line: its level runs in visual order, as
+   byte ranges [start, end) of the text; an odd level runs right to left.  `base` CT_DIR_AUTO
+   takes the direction of the first strong character; `resolved` (may be NULL) receives the
+   paragraph direction.  `out` is malloc'ed for the caller to free. */
+typedef struct { size_t start, end; int level; } ct_bidi_run_t;
+ct_status_t ct_bidi_runs(const char *utf8, size_t len, ct_direction_t base, ct_bidi_run_t **out,
+                         unsigned *count, ct_direction_t *resolved, ct_error_t *err);
+
 /* Hyphenation points of one word (libhyphen, Debian's hyphen-* dictionaries): byte offsets
    where the word may be split with a hyphen, at least two bytes from either end.  `language`
    is a BCP 47 tag ("en-US", "de"); a language without a dictionary is CT_ERR_NOT_FOUND.

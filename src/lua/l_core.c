@@ -106,7 +106,41 @@ static int l_hyphenate(lua_State *L) {
   return 1;
 }
 
+/* bidi(text [, "auto"|"ltr"|"rtl"]) -> runs, direction: level runs in visual order, each
+   {start =, stop = (1-based bytes, inclusive), level =, rtl =}, and the paragraph's
+   direction ("ltr" or "rtl"). */
+static int l_bidi(lua_State *L) {
+  static const char *const dirs[] = { "auto", "ltr", "rtl", NULL };
+  static const ct_direction_t dirv[] = { CT_DIR_AUTO, CT_DIR_LTR, CT_DIR_RTL };
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  int d = luaL_checkoption(L, 2, "auto", dirs);
+  ct_bidi_run_t *runs = NULL;
+  ct_direction_t resolved = CT_DIR_LTR;
+  unsigned n = 0, i;
+  ct_error_t err;
+  if (ct_bidi_runs(text, len, dirv[d], &runs, &n, &resolved, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+  if (!lua_checkstack(L, 6)) { free(runs); return luaL_error(L, "stack overflow"); }
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, (lua_Integer)runs[i].start + 1);
+    lua_setfield(L, -2, "start");
+    lua_pushinteger(L, (lua_Integer)runs[i].end);
+    lua_setfield(L, -2, "stop");
+    lua_pushinteger(L, runs[i].level);
+    lua_setfield(L, -2, "level");
+    lua_pushboolean(L, runs[i].level & 1);
+    lua_setfield(L, -2, "rtl");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(runs);
+  lua_pushstring(L, resolved == CT_DIR_RTL ? "rtl" : "ltr");
+  return 2;
+}
+
 static const luaL_Reg core_funcs[] = {
+  { "bidi", l_bidi },
   { "line_breaks", l_line_breaks },
   { "hyphenate", l_hyphenate },
   { "on_warning", l_on_warning },

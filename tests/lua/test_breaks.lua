@@ -1,5 +1,6 @@
 -- test_breaks.lua: ct.line_breaks, UAX #14 line-break opportunities through ICU, as the
--- byte positions where a line may end; ct.hyphenate, libhyphen with Debian's dictionaries.
+-- byte positions where a line may end; ct.hyphenate, libhyphen with Debian's dictionaries;
+-- ct.bidi, FriBidi's level runs in visual order.
 local ct = require "chromatype"
 
 -- the text cut at every opportunity, mandatory ones marked with "\n|"
@@ -21,7 +22,22 @@ local function hyph(word, lang)
   return table.concat(parts, "-")
 end
 
+local function visual(text, dir)
+  local runs, base = ct.bidi(text, dir)
+  local parts = {}
+  for _, r in ipairs(runs) do parts[#parts + 1] = (r.rtl and "<" or ">") .. text:sub(r.start, r.stop) end
+  return base .. ":" .. table.concat(parts, "|")
+end
+
 return {
+  { "bidi: Hebrew in English, English in Hebrew, numbers in Arabic", function()
+    eq(visual("Hello שלום world"), "ltr:>Hello |<שלום|> world")
+    eq(visual("שלום hello עולם"), "rtl:< עולם|>hello|<שלום ")
+    eq(visual("مرحبا 123 world"), "rtl:>world|< |>123|<مرحبا ")
+    eq(visual("abc", "rtl"), "rtl:>abc")
+    eq(visual(""), "ltr:")
+    checkerr("invalid option 'up'", ct.bidi, "x", "up")
+  end },
   { "hyphenation, English and German, any case", function()
     eq(hyph("typesetting"), "type-set-ting")
     eq(hyph("Typography", "en-US"), "Ty-pog-ra-phy")
