@@ -387,25 +387,32 @@ static unsigned standin_glyph(const standin_t *s, double advance, int is_space) 
   return s->gid[best];
 }
 
-static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl) {
+/* cairo clusters from HarfBuzz's, in logical order (glyph `ord[j]` is the j-th in the
+   text): runs of glyphs with one cluster value, each covering the bytes up to the next
+   cluster.  (Right-to-left runs are reversed rather than sent with cairo's BACKWARD flag:
+   cairo 1.16 checks backward clusters against the text read forwards.)  Returns the number
+   of clusters, or -1 when they would not cover the text exactly as cairo demands. */
+static int make_clusters(const ct_op_t *op, const unsigned *ord, cairo_text_cluster_t *cl) {
   const ct_placed_t *it = op->u.glyphs.items;
+  const char *text = op->u.glyphs.text;
   unsigned n = op->u.glyphs.count, i = 0, k = 0;
-  size_t len = op->u.glyphs.text_len;
+  size_t len = op->u.glyphs.text_len, covered = 0;
   while (i < n) {
-    unsigned j = i;
-    uint32_t start = it[i].cluster, next = (uint32_t)len;
-    unsigned m;
-    while (j < n && it[j].cluster == start) j++;
-    /* the next larger cluster value bounds this one's bytes */
-    for (m = 0; m < n; m++)
+    unsigned j = i, m;
+    uint32_t start = it[ord[i]].cluster, next = (uint32_t)len;
+    while (j < n && it[ord[j]].cluster == start) j++;
+    for (m = 0; m < n; m++)   /* the next larger cluster value bounds this one's bytes */
       if (it[m].cluster > start && it[m].cluster < next) next = it[m].cluster;
-    if (start > len) return -1;
+    if (start != covered || next < start) return -1;   /* not monotone: leave it out */
     cl[k].num_bytes = (int)(next - start);
     cl[k].num_glyphs = (int)(j - i);
+    /* whole UTF-8 characters only */
+    if (next < len && ((unsigned char)text[next] & 0xC0) == 0x80) return -1;
+    covered = next;
     k++;
     i = j;
   }
-  return (int)k;
+  return covered == len ? (int)k : -1;
 }
 
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
@@ -419,22 +426,27 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
     cairo_font_face_t *face;
     cairo_glyph_t *glyphs;
     cairo_text_cluster_t *clusters;
+    unsigned *ord;
     int nclusters;
     unsigned n = op->kind == CT_OP_GLYPHS ? op->u.glyphs.count : 0;
     if (n == 0 || !op->u.glyphs.text) continue;
     face = ct_font_get_cairo_face(op->u.glyphs.font);
     glyphs = malloc(n * sizeof *glyphs);
     clusters = malloc(n * sizeof *clusters);
-    if (glyphs && clusters && (nclusters = make_clusters(op, clusters)) > 0) {
+    ord = malloc(n * sizeof *ord);
+    if (ord)
+      for (j = 0; j < n; j++) ord[j] = op->u.glyphs.rtl ? n - 1 - j : j;   /* logical order */
+    if (glyphs && clusters && ord && (nclusters = make_clusters(op, ord, clusters)) > 0) {
       cairo_text_extents_t ext;
       for (j = 0; j < n; j++) {
         /* a glyph with no outline (emoji fonts often leave the base glyph empty) would be
            dropped by cairo: a stand-in with ink carries its text (as ActualText) */
-        unsigned gid = op->u.glyphs.items[j].gid;
+        const ct_placed_t *it = &op->u.glyphs.items[ord[j]];
+        unsigned gid = it->gid;
         if (face && !ct_font_get_outline(op->u.glyphs.font, gid)) gid = ct_font_get_inked_glyph(op->u.glyphs.font);
         glyphs[j].index = gid;
-        glyphs[j].x = op->u.glyphs.items[j].x;
-        glyphs[j].y = op->u.glyphs.items[j].y;
+        glyphs[j].x = it->x;   /* positions are explicit: the array order does not move them */
+        glyphs[j].y = it->y;
       }
       cairo_set_font_size(cr, op->u.glyphs.scale * op->u.glyphs.font->upem);
       if (face) {
@@ -447,17 +459,17 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
         if (!s) goto next;
         cairo_set_font_face(cr, s->face);
         for (j = 0; j < n; j++) {
-          const ct_placed_t *it = &op->u.glyphs.items[j];
-          double adv = j + 1 < n ? fabs(op->u.glyphs.items[j + 1].x - it->x)
-                                 : ct_font_get_glyph_advance(op->u.glyphs.font, it->gid) * op->u.glyphs.scale;
+          const ct_placed_t *it = &op->u.glyphs.items[ord[j]];
+          double adv = ct_font_get_glyph_advance(op->u.glyphs.font, it->gid) * op->u.glyphs.scale;
           int space = it->cluster < op->u.glyphs.text_len && op->u.glyphs.text[it->cluster] == ' ';
           glyphs[j].index = standin_glyph(s, adv / size, space);
         }
       }
       cairo_show_text_glyphs(cr, op->u.glyphs.text, (int)op->u.glyphs.text_len, glyphs, (int)n,
-                             clusters, nclusters, op->u.glyphs.rtl ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
+                             clusters, nclusters, 0);
     }
   next:
+    free(ord);
     free(glyphs);
     free(clusters);
   }

@@ -194,6 +194,15 @@ if command -v pdftotext >/dev/null 2>&1; then
   roundtrip $F/noto-color-emoji-svg-subset.woff2 "😀🚀👍" --format=svg
   roundtrip $F/ct-colr1.ttf "$(printf '\356\200\200\356\200\223')"
   roundtrip $F/nabla-svg-latin.woff2 "Nabla" --font-size=46 --margin=16,16,16,16   # integer positions
+  # right to left (Hebrew, Arabic with a space: clusters in logical order); pdftotext wraps
+  # RTL text in embedding marks, removed here
+  if fc-list : family 2>/dev/null | grep -q "DejaVu Sans"; then
+    for rtl in "שלום עולם" "اكتب بكل"; do
+      "$CT" view "DejaVu Sans" --text="$rtl" -o "$T/rtl.pdf" && ok || bad "RTL PDF failed"
+      got=$(pdftotext "$T/rtl.pdf" - | sed 's/\xe2\x80[\xaa-\xae]//g' | tr -d '\f' | sed '/^$/d')
+      [ "$got" = "$rtl" ] && ok || bad "pdftotext of RTL gave '$got', want '$rtl'"
+    done
+  fi
   # a bitmap-only CBDT font: a stand-in glyph carries the text (pdftotext may add spaces)
   if [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
     "$CT" view /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf --unicodes=U+1F600,U+1F308 -o "$T/cb.pdf"
