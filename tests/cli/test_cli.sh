@@ -199,7 +199,7 @@ if command -v pdftotext >/dev/null 2>&1; then
   if fc-list : family 2>/dev/null | grep -q "DejaVu Sans"; then
     for rtl in "שלום עולם" "اكتب بكل"; do
       "$CT" view "DejaVu Sans" --text="$rtl" -o "$T/rtl.pdf" && ok || bad "RTL PDF failed"
-      got=$(pdftotext "$T/rtl.pdf" - | sed 's/\xe2\x80[\xaa-\xae]//g' | tr -d '\f' | sed '/^$/d')
+      got=$(pdftotext "$T/rtl.pdf" - | /usr/bin/python3 -c 'import sys; print(sys.stdin.read().translate({c: None for c in range(0x202A, 0x202F)}).strip())')
       [ "$got" = "$rtl" ] && ok || bad "pdftotext of RTL gave '$got', want '$rtl'"
     done
   fi
