@@ -137,6 +137,16 @@ lua_Integer lct_optintfield(lua_State *L, int arg, const char *name, lua_Integer
   return v;
 }
 
+int lct_optboolfield(lua_State *L, int arg, const char *name, int def) {
+  int v = def;
+  if (lct_getfield(L, arg, name) != LUA_TNIL) {
+    if (!lua_isboolean(L, -1)) typeerror(L, arg, name, "boolean");
+    v = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
 const char *lct_optstrfield(lua_State *L, int arg, const char *name, const char *def) {
   const char *s;
   int t = lct_getfield(L, arg, name);

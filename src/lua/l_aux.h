@@ -62,6 +62,7 @@ lua_Number  lct_checknumfield(lua_State *L, int arg, const char *name);
 lua_Integer lct_optintfield(lua_State *L, int arg, const char *name, lua_Integer def,
                             lua_Integer min, lua_Integer max);
 const char *lct_optstrfield(lua_State *L, int arg, const char *name, const char *def);
+int         lct_optboolfield(lua_State *L, int arg, const char *name, int def);
 int         lct_optenumfield(lua_State *L, int arg, const char *name, const char *def,
                              const char *const names[]);
 /* The color of a field (see lct_tocolor); returns 0 and leaves `out` alone if absent. */

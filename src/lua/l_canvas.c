@@ -369,16 +369,8 @@ static int l_canvas_write(lua_State *L) {
   o.subject = lct_optstrfield(L, 3, "subject", NULL);
   o.keywords = lct_optstrfield(L, 3, "keywords", NULL);
   o.creator = lct_optstrfield(L, 3, "creator", o.creator);
-  if (lct_getfield(L, 3, "text_layer") != LUA_TNIL) {   /* [-0, +1] */
-    if (!lua_isboolean(L, -1)) lct_fielderror(L, 3, "text_layer", "expected boolean, got %s", luaL_typename(L, -1));
-    o.no_text_layer = !lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
-  if (lct_getfield(L, 3, "cmyk") != LUA_TNIL) {   /* [-0, +1] */
-    if (!lua_isboolean(L, -1)) lct_fielderror(L, 3, "cmyk", "expected boolean, got %s", luaL_typename(L, -1));
-    o.cmyk = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  o.no_text_layer = !lct_optboolfield(L, 3, "text_layer", 1);
+  o.cmyk = lct_optboolfield(L, 3, "cmyk", 0);
   st = ct_canvas_write(box->canvas, path, &o, &err);
   if (st == CT_ERR_IO) return lct_pusherror(L, &err);
   finish(L, box, st, &err);
