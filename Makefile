@@ -99,6 +99,7 @@ check-valgrind: all $(TEST_C)
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:
 	/usr/bin/python3 tests/fonts/make_fonts.py tests/fonts
+	/usr/bin/python3 tests/fonts/make_layout_fonts.py tests/fonts
 refs:
 	sh tests/render/ref/make_refs.sh
 

@@ -1,23 +1,34 @@
---- chromatype.layout: paragraphs in a frame, with a greedy line breaker.
--- Text is cut into words at break opportunities (after U+0020 spaces, after hyphens
--- and en dashes, between two emoji or CJK characters; U+00A0 does not break), words
--- are measured with `font:shape` (cached), lines are filled greedily, aligned
--- (left, right, center, justify), and stacked in a frame of a given height; what
--- does not fit is returned as the overflow.  Reference: docs/documents.md.
+--- chromatype.layout: paragraphs in a frame.
+-- A paragraph is a list of runs (text with a style).  Each run's text is split into items
+-- that shape alone: by font (a run's `font` may be a fallback chain, a list of fonts tried
+-- in order for each character), by script (ICU's script property, `ct.script_runs`) and by
+-- bidi level (`ct.bidi`).  Lines end at Unicode line-break opportunities (UAX #14 through
+-- ICU, `ct.line_breaks`), filled greedily, with hyphenation (`ct.hyphenate`) when a run asks
+-- for it; each line is put in visual order by the bidi algorithm, aligned (start, end, left,
+-- right, center, justify) and stacked in the frame; what does not fit is the overflow, in
+-- the same shape as the input so it can flow into another frame.  A fitting cascade
+-- (tracking, a width axis, alternates, size) shrinks text into its frame or its lines.
+-- Reference: docs/documents.md.
 -- @module chromatype.layout
+
+local ct = require "chromatype"
 
 local M = {}
 
 -- ---- options ---------------------------------------------------------------------
 
 -- Keys a run may carry that go to canvas:text unchanged.
-local PASS = { "palette", "overrides", "color", "format", "features", "script", "language", "direction" }
+local PASS = { "palette", "overrides", "color", "format", "features", "language" }
 -- Keys of a run (style): the passthrough keys and these.
-local RUN_KEYS = { "font", "size", "leading", "tracking" }
-local OPT_KEYS = { "width", "height", "x", "y", "align", "valign", "first_line_indent" }
+local RUN_KEYS = { "font", "size", "leading", "tracking", "hyphenate", "script", "direction" }
+local OPT_KEYS = { "width", "height", "x", "y", "align", "valign", "first_line_indent",
+  "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
+local PARA_KEYS = { "align", "first_line_indent", "continued" }
 
-local ALIGN = { left = true, right = true, center = true, justify = true }
+local ALIGN = { left = true, right = true, center = true, justify = true, start = true, ["end"] = true }
+local ALIGN_NAMES = "start, end, left, right, center or justify"
 local VALIGN = { top = true, middle = true, bottom = true }
+local FIT_STEPS = { tracking = true, width = true, alternates = true, size = true }
 
 local function set_of(...)
   local s = {}
@@ -52,21 +63,48 @@ local function check_num(t, k, fname, n, min, what)
   if min and v < min then argerr(fname, n, ("%sfield '%s': must be >= %g"):format(what or "", k, min)) end
 end
 
+local function is_font(v)
+  return type(v) == "userdata" and tostring(v):find("^chromatype%.Font") ~= nil
+end
+
+-- A run's `font` as a non-empty list of fonts (the fallback chain), or nil, msg.
+local function font_chain(v)
+  if is_font(v) then return { v } end
+  if type(v) ~= "table" or #v == 0 then return nil, "a Font or a list of Fonts is required" end
+  for i, f in ipairs(v) do
+    if not is_font(f) then return nil, ("item %d: a Font expected, got %s"):format(i, type(f)) end
+  end
+  return v
+end
+
+--- Sends a warning to the handler set with `ct.on_warning` (standard error by default).
+function M.warn(msg)
+  local h = ct.on_warning(nil)
+  ct.on_warning(h)
+  if h == nil then io.stderr:write("chromatype: warning: ", msg, "\n")
+  elseif h then h(msg) end
+end
+
 -- ---- measuring ---------------------------------------------------------------------
 
--- cache[font][key][text] = advance in font units (weak in the fonts)
+-- cache[font][key][text] = {advance in font units, glyph count} (weak in the fonts)
 local cache = setmetatable({}, { __mode = "k" })
-local upem_cache = setmetatable({}, { __mode = "k" })
+local metrics_cache = setmetatable({}, { __mode = "k" })
 
 local function font_metrics(font)
-  local m = upem_cache[font]
+  local m = metrics_cache[font]
   if not m then
     local info = font:info()
-    m = { upem = info.units_per_em, asc = info.ascender, desc = -info.descender }
-    upem_cache[font] = m
+    m = { upem = info.units_per_em, asc = info.ascender, desc = -info.descender,
+          color = #info.formats > 0, name = info.path }
+    metrics_cache[font] = m
   end
   return m
 end
+
+-- Scripts whose letters join: no tracking between their glyphs.
+local CURSIVE = { Arab = true, Syrc = true, Mong = true, Nkoo = true, Adlm = true, Rohg = true,
+  Mand = true, Phag = true }
 
 local function shape_opts(run)
   if not (run.features or run.script or run.language or run.direction) then return nil, "" end
@@ -74,8 +112,7 @@ local function shape_opts(run)
   return o, table.concat({ run.features or "", run.script or "", run.language or "", run.direction or "" }, "\0")
 end
 
---- The advance of `text` in font units, shaped with the run's features.
-local function advance_units(run, text)
+local function shaped(run, text)
   local font = run.font
   local per = cache[font]
   if not per then per = {}; cache[font] = per end
@@ -84,120 +121,300 @@ local function advance_units(run, text)
   if not words then words = {}; per[key] = words end
   local w = words[text]
   if not w then
-    w = 0
-    for _, g in ipairs(font:shape(text, so)) do w = w + g.x_advance end
+    local adv, n = 0, 0
+    for _, g in ipairs(font:shape(text, so)) do adv = adv + g.x_advance; n = n + 1 end
+    w = { adv, n }
     words[text] = w
   end
   return w
 end
 
---- Width of `text` in points for a run {font=, size=, tracking=, features=...}:
---- the sum of the shaped advances × size / units_per_em, plus tracking per glyph.
+local function tracked(run)
+  return run.tracking and run.tracking ~= 0 and not CURSIVE[run.script]
+end
+
+--- Width of `text` in points for a run {font=, size=, tracking=, features=, script=, ...}:
+--- the sum of the shaped advances × size / units_per_em, plus tracking per glyph (none in
+--- joining scripts such as Arabic).  `font` must be one Font here.
 -- @treturn number points
 function M.measure(run, text)
   local m = font_metrics(run.font)
-  local w = advance_units(run, text) * run.size / m.upem
-  if run.tracking and run.tracking ~= 0 then
-    w = w + run.tracking * #run.font:shape(text, (shape_opts(run)))
+  local w = shaped(run, text)
+  local pts = w[1] * run.size / m.upem
+  if tracked(run) then pts = pts + run.tracking * w[2] end
+  return pts
+end
+
+-- ---- itemizing ---------------------------------------------------------------------------
+
+-- Characters that belong to the cluster of the character before them.
+local function extender(cp)
+  return cp == 0x200D or (cp >= 0xFE00 and cp <= 0xFE0F) or (cp >= 0x1F3FB and cp <= 0x1F3FF)
+      or (cp >= 0xE0020 and cp <= 0xE007F) or cp == 0x20E3 or (cp >= 0xE0100 and cp <= 0xE01EF)
+      or (cp >= 0x300 and cp <= 0x36F) or (cp >= 0x1AB0 and cp <= 0x1AFF)
+      or (cp >= 0x1DC0 and cp <= 0x1DFF) or (cp >= 0x20D0 and cp <= 0x20FF)
+      or (cp >= 0xFE20 and cp <= 0xFE2F)
+end
+-- Characters any font is expected to lack: they never ask for a fallback.
+local function ignorable(cp)
+  return cp == 0x200D or cp == 0x200C or (cp >= 0xFE00 and cp <= 0xFE0F)
+      or (cp >= 0xE0000 and cp <= 0xE0FFF) or cp == 0x2028 or cp == 10 or cp == 13 or cp == 9
+      or cp == 0xAD or (cp >= 0x200B and cp <= 0x200F) or (cp >= 0x202A and cp <= 0x202E)
+      or (cp >= 0x2066 and cp <= 0x2069)
+end
+-- Spaces, digits and punctuation stay in the font of the text around them when it has them.
+local function neutral(cp)
+  return (cp < 0x80 and not ((cp >= 0x41 and cp <= 0x5A) or (cp >= 0x61 and cp <= 0x7A)))
+      or (cp >= 0xA0 and cp <= 0xBF) or (cp >= 0x2000 and cp <= 0x206F) or cp == 0x3000
+end
+
+local function has_all(font, cps)
+  for _, cp in ipairs(cps) do
+    if not font:glyph(cp) then return false end
   end
+  return true
+end
+
+local function chain_names(chain)
+  local t = {}
+  for i, f in ipairs(chain) do t[i] = font_metrics(f).name end
+  return table.concat(t, ", ")
+end
+
+-- Splits text[s..e] (a run's bytes) by font: a list of {s =, e =, font =}.  `warned` holds
+-- the characters already reported as missing.
+local function font_runs(text, s, e, chain, warned)
+  if #chain == 1 then return { { s = s, e = e, font = chain[1] } } end
+  local out = {}
+  local cur_font
+  local function add(cs, ce, font)
+    local last = out[#out]
+    if last and last.font == font and last.e + 1 == cs then last.e = ce
+    else out[#out + 1] = { s = cs, e = ce, font = font } end
+  end
+  local pos = s
+  local sub = text:sub(s, e)
+  local cps, starts = {}, {}
+  for p, cp in utf8.codes(sub) do cps[#cps + 1] = cp; starts[#starts + 1] = p end
+  local i = 1
+  while i <= #cps do
+    -- a cluster: a character and its extenders (ZWJ joins the next character too)
+    local j = i
+    while j < #cps and (extender(cps[j + 1]) or cps[j] == 0x200D) do j = j + 1 end
+    local need, emoji_style = {}, false
+    for k = i, j do
+      if cps[k] == 0xFE0F or cps[k] == 0x20E3 or (cps[k] >= 0x1F3FB and cps[k] <= 0x1F3FF) then
+        emoji_style = true
+      end
+      if not ignorable(cps[k]) then need[#need + 1] = cps[k] end
+    end
+    local cs = pos + starts[i] - 1
+    local ce = (j < #cps) and (pos + starts[j + 1] - 2) or e
+    local font
+    if #need == 0 or (cur_font and neutral(cps[i]) and i == j and has_all(cur_font, need)) then
+      font = cur_font or chain[1]
+    else
+      if emoji_style then
+        for _, f in ipairs(chain) do
+          if font_metrics(f).color and has_all(f, need) then font = f; break end
+        end
+      end
+      if not font then
+        for _, f in ipairs(chain) do
+          if has_all(f, need) then font = f; break end
+        end
+      end
+      if not font then
+        for _, f in ipairs(chain) do
+          if f:glyph(need[1]) then font = f; break end
+        end
+      end
+      if not font then
+        font = cur_font or chain[1]
+        local key = need[1]
+        if not warned[key] then
+          warned[key] = true
+          M.warn(("no font has U+%04X '%s' (tried %s); drawing .notdef")
+            :format(key, utf8.char(key), chain_names(chain)))
+        end
+      end
+    end
+    add(cs, ce, font)
+    cur_font = font
+    i = j + 1
+  end
+  return out
+end
+
+-- A list of {s =, e =, ...} ranges covering 1..n from a function giving ranges.
+local function script_runs(text)
+  if ct.script_runs and #text > 0 then
+    local ok, runs = pcall(ct.script_runs, text)
+    if ok then return runs end
+  end
+  return { { start = 1, stop = #text, script = nil } }
+end
+
+-- Cuts the paragraph's text into items {s =, e =, style =, font =, script =, rtl =}.
+local function itemize(text, styled, para_dir, warned)
+  local bounds = {}
+  local function mark(p) bounds[p] = true end
+  local fonts = {}
+  for _, r in ipairs(styled) do
+    if r.e >= r.s then
+      for _, fr in ipairs(font_runs(text, r.s, r.e, r.chain, warned)) do
+        fr.style = r.style
+        fonts[#fonts + 1] = fr
+        mark(fr.s)
+      end
+    end
+  end
+  local scripts = script_runs(text)
+  for _, sr in ipairs(scripts) do mark(sr.start) end
+  local levels = {}
+  if text:find("[\xD6-\xDF\xE2\xEF\xF0]") then     -- bytes that may start RTL or bidi controls
+    local runs = ct.bidi(text, para_dir)
+    for _, br in ipairs(runs) do levels[#levels + 1] = { s = br.start, e = br.stop, rtl = br.rtl } end
+    table.sort(levels, function(a, b) return a.s < b.s end)
+  else
+    levels[1] = { s = 1, e = #text, rtl = para_dir == "rtl" }
+  end
+  for _, lv in ipairs(levels) do mark(lv.s) end
+  local starts = {}
+  for p in pairs(bounds) do if p <= #text then starts[#starts + 1] = p end end
+  table.sort(starts)
+  local items = {}
+  local fi, si, li = 1, 1, 1
+  for k, s in ipairs(starts) do
+    local e = (starts[k + 1] or #text + 1) - 1
+    while fonts[fi + 1] and fonts[fi + 1].s <= s do fi = fi + 1 end
+    while scripts[si + 1] and scripts[si + 1].start <= s do si = si + 1 end
+    while levels[li + 1] and levels[li + 1].s <= s do li = li + 1 end
+    local fr, sr, lv = fonts[fi], scripts[si], levels[li]
+    local st = fr.style
+    local script = st.script or (sr.script ~= "Zyyy" and sr.script ~= "Zinh" and sr.script ~= "Zzzz"
+      and sr.script) or nil
+    local rtl = lv.rtl
+    items[#items + 1] = { s = s, e = e, style = st, font = fr.font, script = script, rtl = rtl,
+      shape = { font = fr.font, size = st.size, tracking = st.tracking, features = st.features,
+                language = st.language, script = script, direction = rtl and "rtl" or "ltr" } }
+  end
+  return items
+end
+
+-- ---- segments: the text between two break opportunities ----------------------------------
+
+local HARD = { [0x0A] = true, [0x0D] = true, [0x2028] = true, [0x2029] = true, [0x85] = true,
+  [0x0B] = true, [0x0C] = true }
+
+-- Pieces of items over text[a..b]: {s =, e =, item =, text =, width =}.
+local function pieces(text, items, a, b, from)
+  local out = {}
+  local k = from
+  while items[k] and items[k].e < a do k = k + 1 end
+  while items[k] and items[k].s <= b do
+    local it = items[k]
+    local s, e = math.max(a, it.s), math.min(b, it.e)
+    local t = text:sub(s, e)
+    out[#out + 1] = { s = s, e = e, item = it, text = t, width = M.measure(it.shape, t) }
+    k = k + 1
+  end
+  return out
+end
+
+local function sum_width(list)
+  local w = 0
+  for _, p in ipairs(list) do w = w + p.width end
   return w
 end
 
--- ---- cutting text into items ---------------------------------------------------------
-
--- Emoji and CJK: a break is allowed between two of them.
-local function wide(cp)
-  return (cp >= 0x1100 and cp <= 0x115F) or (cp >= 0x2E80 and cp <= 0x9FFF)
-      or (cp >= 0xAC00 and cp <= 0xD7AF) or (cp >= 0xF900 and cp <= 0xFAFF)
-      or (cp >= 0xFF00 and cp <= 0xFF60) or (cp >= 0x20000 and cp <= 0x3FFFF)
-      or (cp >= 0x2600 and cp <= 0x27BF) or (cp >= 0x1F300 and cp <= 0x1FAFF
-        and not (cp >= 0x1F3FB and cp <= 0x1F3FF))
-      or (cp >= 0x1F000 and cp <= 0x1F1E5)
-end
--- Characters that glue to the one before (no break before them).
-local function joiner(cp)
-  return cp == 0x200D or (cp >= 0xFE00 and cp <= 0xFE0F) or (cp >= 0x1F3FB and cp <= 0x1F3FF)
-      or (cp >= 0xE0020 and cp <= 0xE007F) or cp == 0x20E3
-end
-
-local SPACE, NBSP, HYPHEN, ENDASH, LSEP = 0x20, 0xA0, 0x2D, 0x2013, 0x2028
-
---- Splits the runs of one paragraph into segments: {frags = {{run=, text=, width=}...},
---- width =, glue = {run=, text=, width=} | nil, hard = bool (a line break after)}.
-local function segments(runs, fname)
+-- Splits a paragraph into segments {frags =, width =, glue = {pieces, width} | nil, hard =,
+-- s =, e =} at its break opportunities.
+local function segments(p)
+  local text, items = p.text, p.items
+  local ends, mandatory = ct.line_breaks(text, p.language)
   local segs = {}
-  local cur = { frags = {}, width = 0 }
-  local function frag(run, text)
-    if text == "" then return end
-    local f = { run = run, text = text, width = M.measure(run, text) }
-    cur.frags[#cur.frags + 1] = f
-    cur.width = cur.width + f.width
-  end
-  local function close_seg()
-    segs[#segs + 1] = cur
-    cur = { frags = {}, width = 0 }
-  end
-  for _, run in ipairs(runs) do
-    local text = run.text
-    local ok = utf8.len(text)
-    if not ok then argerr(fname, 1, "text is not valid UTF-8") end
-    local buf, spaces = {}, {}
-    local prev, prev_joined = nil, false
-    local function flush_word() frag(run, table.concat(buf)); buf = {} end
-    local function flush_spaces()
-      if #spaces > 0 then
-        local t = table.concat(spaces)
-        local g = { run = run, text = t, width = M.measure(run, t) }
-        if cur.glue then cur.glue.width = cur.glue.width + g.width; cur.glue.text = cur.glue.text .. t
-        else cur.glue = g end
-        spaces = {}
-      end
+  local a = 1
+  local k = 1
+  for bi, b in ipairs(ends) do
+    local wend = b
+    local hard = false
+    -- the line-ending characters of a mandatory break are not drawn
+    while wend >= a do
+      local c0 = utf8.offset(text, -1, wend + 1)
+      local cp = utf8.codepoint(text, c0)
+      if HARD[cp] and (mandatory[bi] or cp == 0x2028) then wend = c0 - 1; hard = true else break end
     end
-    for _, cp in utf8.codes(text) do
-      local ch = utf8.char(cp)
-      if cp == SPACE or cp == 9 then
-        flush_word()
-        spaces[#spaces + 1] = " "
-      elseif cp == LSEP or cp == 10 or cp == 13 then
-        flush_word()
-        flush_spaces()
-        cur.hard = true
-        close_seg()
-        cp = nil
-      else
-        if #spaces > 0 then
-          -- a word after spaces: the spaces end the segment
-          flush_spaces()
-          close_seg()
-        elseif cur.glue then
-          -- spaces ended the previous run: this run starts a new segment
-          close_seg()
-        elseif prev and not prev_joined and wide(prev) and wide(cp) and not joiner(cp) then
-          flush_word()
-          close_seg()
-        end
-        buf[#buf + 1] = ch
-        if cp == HYPHEN or cp == ENDASH then
-          flush_word()
-          close_seg()
-          cp = nil
-        end
-      end
-      prev_joined = (cp == 0x200D)
-      prev = cp
-      if cp == SPACE or cp == 9 then prev = nil end
+    local gend = wend
+    while wend >= a do
+      local ch = text:byte(wend)
+      if ch == 0x20 or ch == 0x09 then wend = wend - 1 else break end
     end
-    flush_word()
-    flush_spaces()
+    while items[k] and items[k].e < a do k = k + 1 end
+    local seg = { s = a, e = wend, frags = {}, width = 0, hard = hard }
+    if wend >= a then
+      seg.frags = pieces(text, items, a, wend, k)
+      seg.width = sum_width(seg.frags)
+    end
+    if gend > wend then
+      local g = pieces(text, items, wend + 1, gend, k)
+      seg.glue = { pieces = g, width = sum_width(g), s = wend + 1, e = gend }
+    end
+    if #seg.frags > 0 or seg.glue or hard then segs[#segs + 1] = seg end
+    a = b + 1
   end
-  if #cur.frags > 0 or cur.glue then segs[#segs + 1] = cur end
   return segs
+end
+
+-- ---- hyphenation -------------------------------------------------------------------------------
+
+local hyph_cache = {}
+
+local function hyphen_points(word, lang)
+  local key = (lang or "") .. "\0" .. word
+  local v = hyph_cache[key]
+  if v == nil then
+    v = ct.hyphenate(word, lang) or false
+    hyph_cache[key] = v
+  end
+  return v or nil
+end
+
+-- Tries to split segment `seg` so that its first part plus a hyphen fits in `room` points.
+-- Returns the two segments, or nil.
+local function hyphenate(p, seg, room)
+  if #seg.frags == 0 or room <= 0 then return nil end
+  local first = seg.frags[1].item.style
+  if not first.hyphenate then return nil end
+  -- a word of letters, with any punctuation around it kept whole
+  local lead, body = p.text:sub(seg.s, seg.e):match("^(%p*)(.-)%p*$")
+  if body:find("[%s%d%p]") or (utf8.len(body) or 0) < 5 then return nil end
+  local pts = hyphen_points(body, first.language)
+  if not pts then return nil end
+  for i = #pts, 1, -1 do
+    local cut = seg.s + #lead + pts[i] - 1            -- last byte of the first part
+    local left = pieces(p.text, p.items, seg.s, cut, 1)
+    local last = left[#left]
+    last.text = last.text .. "-"
+    last.hyphen = true
+    last.width = M.measure(last.item.shape, last.text)
+    local w = sum_width(left)
+    if w <= room + 1e-6 then
+      local right = pieces(p.text, p.items, cut + 1, seg.e, 1)
+      local s1 = { s = seg.s, e = cut, frags = left, width = w, hyphenated = true }
+      local s2 = { s = cut + 1, e = seg.e, frags = right, width = sum_width(right), glue = seg.glue,
+        hard = seg.hard }
+      return s1, s2
+    end
+  end
+  return nil
 end
 
 -- ---- the line breaker --------------------------------------------------------------------
 
--- Greedy: fills each line with segments while they fit `avail(line_index)`.
-local function break_lines(segs, avail_for)
+-- Greedy: fills each line with segments while they fit `avail(line_index)`; a segment that
+-- does not fit may be hyphenated.
+local function break_lines(p, segs, avail_for)
   local lines = {}
   local line = { segs = {}, natural = 0 }
   local function finish(last)
@@ -205,41 +422,72 @@ local function break_lines(segs, avail_for)
     lines[#lines + 1] = line
     line = { segs = {}, natural = 0 }
   end
-  for i, s in ipairs(segs) do
+  local i = 1
+  while i <= #segs do
+    local s = segs[i]
     local n = #line.segs
     local prev = line.segs[n]
-    local add = s.width + (prev and prev.glue and prev.glue.width or 0)
-    if n > 0 and line.natural + add > avail_for(#lines + 1) + 1e-6 then
+    local gap = prev and prev.glue and prev.glue.width or 0
+    local avail = avail_for(#lines + 1)
+    if n > 0 and line.natural + gap + s.width > avail + 1e-6 then
+      local s1, s2 = hyphenate(p, s, avail - line.natural - gap)
+      if s1 then
+        line.segs[n + 1] = s1
+        line.natural = line.natural + gap + s1.width
+        finish(false)
+        segs[i] = s2
+        goto continue
+      end
       finish(false)
-      add = s.width
+      gap = 0
+      n = 0
+    end
+    if n == 0 and s.width > avail + 1e-6 then
+      local s1, s2 = hyphenate(p, s, avail)
+      if s1 then
+        line.segs[1] = s1
+        line.natural = s1.width
+        finish(false)
+        segs[i] = s2
+        goto continue
+      end
     end
     line.segs[#line.segs + 1] = s
-    line.natural = line.natural + add
+    line.natural = line.natural + gap + s.width
     if s.hard then finish(true)
     elseif i == #segs then finish(true) end
+    i = i + 1
+    ::continue::
   end
   return lines
 end
 
 -- ---- paragraphs in a frame ------------------------------------------------------------------
 
-local function line_metrics(line, default_run)
+local function first_font(f)
+  if is_font(f) then return f end
+  return f and f[1]
+end
+
+local function line_metrics(line, default_style)
   local asc, desc, lead = 0, 0, 0
   local any = false
   for _, s in ipairs(line.segs) do
     for _, f in ipairs(s.frags) do
-      local m = font_metrics(f.run.font)
-      asc = math.max(asc, m.asc * f.run.size / m.upem)
-      desc = math.max(desc, m.desc * f.run.size / m.upem)
-      lead = math.max(lead, f.run.leading or 1.2 * f.run.size)
+      local st = f.item.style
+      local m = font_metrics(f.item.font)
+      asc = math.max(asc, m.asc * st.size / m.upem)
+      desc = math.max(desc, m.desc * st.size / m.upem)
+      lead = math.max(lead, st.leading or 1.2 * st.size)
       any = true
     end
   end
   if not any then                -- an empty line: the paragraph's first run, or the options
-    local r = default_run
+    local r = default_style
     local size = r.size or 12
-    if r.font then
-      local m = font_metrics(r.font)
+    local font = first_font(r.font)
+    if font then
+      local m = font_metrics(font)
       asc, desc = m.asc * size / m.upem, m.desc * size / m.upem
     else
       asc, desc = 0.8 * size, 0.2 * size
@@ -249,103 +497,109 @@ local function line_metrics(line, default_run)
   return asc, desc, lead
 end
 
-local function copy_run(base, over)
+local function copy_style(base, over)
   local r = {}
   for k in pairs(RUN_ALLOWED) do
     if k ~= "text" then r[k] = base[k] end
   end
-  if over then for k, v in pairs(over) do r[k] = v end end
+  if over then for k, v in pairs(over) do if k ~= "text" then r[k] = v end end end
   return r
 end
 
--- Text of the segments from line `li` on (the overflow), as a list of runs.
-local function rest_runs(lines, li)
-  local out = {}
-  local function add(run, text)
-    local last = out[#out]
-    if last and last.run == run then last.text = last.text .. text
-    else out[#out + 1] = { run = run, text = text } end
+-- Checks one paragraph's runs and prepares it: text, styles, items, segments.
+local function prepare(para, pi, base, fname, warned, adjust)
+  local texts, styled = {}, {}
+  local pos = 1
+  for ri, r in ipairs(para) do
+    local what = ("paragraph %d, run %d: "):format(pi, ri)
+    if type(r) ~= "table" then argerr(fname, 1, what .. "table expected") end
+    check_keys(r, RUN_ALLOWED, fname, 1, what)
+    if type(r.text) ~= "string" then argerr(fname, 1, what .. "field 'text': expected string, got " .. type(r.text)) end
+    if not utf8.len(r.text) then argerr(fname, 1, what .. "text is not valid UTF-8") end
+    for _, k in ipairs({ "size", "leading", "tracking" }) do check_num(r, k, fname, 1, nil, what) end
+    local st = copy_style(base, r)
+    if st.font == nil then argerr(fname, r.font == nil and 2 or 1, "field 'font': a Font is required") end
+    local chain, err = font_chain(st.font)
+    if not chain then argerr(fname, 1, what .. "field 'font': " .. err) end
+    if type(st.size) ~= "number" or st.size <= 0 then argerr(fname, 1, what .. "field 'size': must be > 0") end
+    if adjust then st, chain = adjust(st, chain) end
+    texts[#texts + 1] = r.text
+    styled[#styled + 1] = { s = pos, e = pos + #r.text - 1, style = st, chain = chain, input = r }
+    pos = pos + #r.text
   end
-  for i = li, #lines do
-    local line = lines[i]
-    for j, s in ipairs(line.segs) do
-      for _, f in ipairs(s.frags) do add(f.run, f.text) end
-      if s.glue and (j < #line.segs or not line.last) then add(s.glue.run, s.glue.text) end
-      if s.hard then add(s.frags[1] and s.frags[1].run or s.glue and s.glue.run or {}, "\n") end
+  local text = table.concat(texts)
+  local first = styled[1] and styled[1].style or base
+  local dir = first.direction
+  if dir ~= "rtl" and dir ~= "ltr" then dir = "auto" end
+  if dir == "auto" then
+    if text:find("[\xD6-\xDF\xE2\xEF\xF0]") then
+      local _, d = ct.bidi(text, "auto")
+      dir = d
+    else
+      dir = "ltr"
     end
-    if line.last and line.par_end and i < #lines then add(out[#out] and out[#out].run or {}, "\n") end
   end
+  local p = { text = text, styled = styled, dir = dir, language = first.language, style = first }
+  p.items = itemize(text, styled, dir, warned)
+  p.segs = segments(p)
+  return p
+end
+
+-- The overflow of paragraph `p` from byte `from` on: a paragraph in the input's shape.
+local function rest_of(p, para, from)
+  local out = {}
+  for k, v in pairs(para) do if type(k) ~= "number" then out[k] = v end end
+  for _, r in ipairs(p.styled) do
+    if r.e >= from then
+      local nr = {}
+      for k, v in pairs(r.input) do nr[k] = v end
+      nr.text = p.text:sub(math.max(from, r.s), r.e)
+      if nr.text ~= "" then out[#out + 1] = nr end
+    end
+  end
+  if from > 1 then out.continued = true end
   return out
 end
 
---- Lays out paragraphs in a frame.
--- `paras` is a list of paragraphs; each is a list of runs `{text =, font =, size =, ...}`
--- (missing style keys come from `opts`), with optional `align` and `first_line_indent`.
--- Within a run, U+2028 (and "\n") is a line break.
--- @treturn table lines: {x =, y = baseline, width = natural width, text =, height =,
---   items = {{text =, run =, x =, width =}, ...}} in frame coordinates (top left = opts.x, opts.y)
--- @treturn table|nil the overflow as a list of runs {text =, run =} (nil if all fits)
--- @treturn number the height used (top of the frame to the last line's descent)
-function M.paragraphs(paras, opts, fname)
-  fname = fname or "paragraphs"
-  if type(opts) ~= "table" then argerr(fname, 2, "options table expected, got " .. type(opts)) end
-  check_keys(opts, OPTS_ALLOWED, fname, 2)
-  for _, k in ipairs({ "width", "height", "x", "y", "first_line_indent", "leading", "tracking", "size" }) do
-    check_num(opts, k, fname, 2)
+-- Visual order of a line's pieces (frags and interior glue) by the bidi algorithm.
+local function visual(p, pieces_list, l0, l1)
+  local any_rtl = p.dir == "rtl"
+  if not any_rtl then
+    for _, pc in ipairs(pieces_list) do if pc.item.rtl then any_rtl = true; break end end
   end
-  local width = opts.width
-  if width == nil then argerr(fname, 2, "field 'width': required") end
-  if width <= 0 then argerr(fname, 2, "field 'width': must be > 0") end
-  if opts.height and opts.height < 0 then argerr(fname, 2, "field 'height': must be >= 0") end
-  if opts.size and opts.size <= 0 then argerr(fname, 2, "field 'size': must be > 0") end
-  if opts.align and not ALIGN[opts.align] then
-    argerr(fname, 2, ("field 'align': expected left, right, center or justify, got '%s'"):format(tostring(opts.align)))
+  if not any_rtl then return pieces_list end
+  local runs = ct.bidi(p.text:sub(l0, l1), p.dir)
+  for _, pc in ipairs(pieces_list) do
+    local rel = pc.s - l0 + 1
+    pc.vrun, pc.vrtl = #runs, false
+    for ri, r in ipairs(runs) do
+      if rel >= r.start and rel <= r.stop then pc.vrun, pc.vrtl = ri, r.rtl; break end
+    end
   end
-  if opts.valign and not VALIGN[opts.valign] then
-    argerr(fname, 2, ("field 'valign': expected top, middle or bottom, got '%s'"):format(tostring(opts.valign)))
-  end
-  local base = copy_run(opts)
-  base.size = base.size or 12
+  local sorted = {}
+  for i, pc in ipairs(pieces_list) do sorted[i] = pc end
+  table.sort(sorted, function(a, b)
+    if a.vrun ~= b.vrun then return a.vrun < b.vrun end
+    if a.vrtl then return a.s > b.s end
+    return a.s < b.s
+  end)
+  return sorted
+end
 
+-- Lays out prepared paragraphs; returns lines, overflow paragraphs, height used.
+local function set_paragraphs(prepared, paras, opts, width)
   local all = {}
-  for pi, para in ipairs(paras) do
-    local runs = {}
-    for ri, r in ipairs(para) do
-      local what = ("run %d: "):format(ri)
-      if type(r) ~= "table" then argerr(fname, 1, what .. "table expected") end
-      check_keys(r, RUN_ALLOWED, fname, 1, what)
-      if type(r.text) ~= "string" then argerr(fname, 1, what .. "field 'text': expected string, got " .. type(r.text)) end
-      for _, k in ipairs({ "size", "leading", "tracking" }) do check_num(r, k, fname, 1, nil, what) end
-      local run = copy_run(base, r)
-      run.text = nil
-      if run.font == nil then argerr(fname, r.font == nil and 2 or 1, "field 'font': a Font is required") end
-      if type(run.size) ~= "number" or run.size <= 0 then argerr(fname, 1, what .. "field 'size': must be > 0") end
-      runs[#runs + 1] = { text = r.text, style = run }
-    end
-    local styled = {}
-    for _, r in ipairs(runs) do
-      local s = r.style
-      styled[#styled + 1] = { text = r.text, font = s.font, size = s.size, leading = s.leading,
-        tracking = s.tracking, features = s.features, script = s.script, language = s.language,
-        direction = s.direction, _style = s }
-    end
-    local segs = segments(styled, fname)
-    -- frags should refer to the style table (the one drawn with)
-    for _, s in ipairs(segs) do
-      for _, f in ipairs(s.frags) do f.run = f.run._style end
-      if s.glue then s.glue.run = s.glue.run._style end
-    end
-    local indent = para.first_line_indent or opts.first_line_indent or 0
-    local align = para.align or opts.align or "left"
-    if not ALIGN[align] then
-      argerr(fname, 1, ("paragraph %d: align: expected left, right, center or justify, got '%s'"):format(pi, tostring(align)))
-    end
-    local lines = break_lines(segs, function(i) return i == 1 and width - indent or width end)
+  for pi, p in ipairs(prepared) do
+    local para = paras[pi]
+    local indent = para.continued and 0 or (para.first_line_indent or opts.first_line_indent or 0)
+    local align = para.align or opts.align or "start"
+    local lines = break_lines(p, p.segs, function(i) return i == 1 and width - indent or width end)
     if #lines == 0 then lines = { { segs = {}, natural = 0, last = true } } end
     for i, l in ipairs(lines) do
       l.indent = i == 1 and indent or 0
       l.align = align
-      l.default_run = runs[1] and runs[1].style or base
+      l.para, l.pi = p, pi
+      l.from = l.segs[1] and l.segs[1].s or #p.text + 1
       all[#all + 1] = l
     end
     all[#all].par_end = true
@@ -355,60 +609,315 @@ function M.paragraphs(paras, opts, fname)
   local height = opts.height
   local y, used, fit = 0, 0, #all
   for i, l in ipairs(all) do
-    local asc, desc, lead = line_metrics(l, l.default_run)
+    local asc, desc, lead = line_metrics(l, l.para.style)
     local baseline = i == 1 and asc or y + lead
     if height and baseline + desc > height + 1e-6 then fit = i - 1; break end
     l.baseline, l.asc, l.desc, l.lead = baseline, asc, desc, lead
     y = baseline
     used = baseline + desc
   end
+  local overflow = nil
+  if fit < #all then
+    local l = all[fit + 1]
+    overflow = {}
+    local first = rest_of(l.para, paras[l.pi], l.from)
+    if #first > 0 or l.from == 1 then overflow[1] = first end
+    for pi = l.pi + 1, #paras do overflow[#overflow + 1] = paras[pi] end
+    if #overflow == 0 then overflow = nil end
+  end
+  return all, fit, used, overflow
+end
+
+-- Places the first `fit` lines horizontally; returns the output lines.
+local function place(all, fit, used, opts, width)
+  local height = opts.height
   local shift = 0
   if height and opts.valign == "middle" then shift = (height - used) / 2
   elseif height and opts.valign == "bottom" then shift = height - used end
-
-  -- horizontal: place the items
   local x0, y0 = opts.x or 0, opts.y or 0
   local out = {}
   for i = 1, fit do
     local l = all[i]
+    local p = l.para
+    local rtl = p.dir == "rtl"
     local avail = width - l.indent
+    -- logical pieces: frags and the glue between segments (not after the last one)
+    local list, texts = {}, {}
     local ngaps = 0
-    for j = 1, #l.segs - 1 do if l.segs[j].glue then ngaps = ngaps + 1 end end
-    local extra = 0
-    local dx = l.indent
-    if l.align == "justify" and not l.last and ngaps > 0 then
-      extra = (avail - l.natural) / ngaps
-    elseif l.align == "right" then dx = dx + avail - l.natural
-    elseif l.align == "center" then dx = dx + (avail - l.natural) / 2 end
-    local items, texts = {}, {}
-    local x = x0 + dx
     for j, s in ipairs(l.segs) do
-      for _, f in ipairs(s.frags) do
-        items[#items + 1] = { text = f.text, run = f.run, x = x, width = f.width }
-        texts[#texts + 1] = f.text
-        x = x + f.width
-      end
+      for _, f in ipairs(s.frags) do list[#list + 1] = f; texts[#texts + 1] = f.text end
       if s.glue and j < #l.segs then
-        x = x + s.glue.width + extra
-        texts[#texts + 1] = s.glue.text
+        list[#list + 1] = { s = s.glue.s, e = s.glue.e, glue = true, width = s.glue.width,
+          item = s.glue.pieces[1].item }
+        texts[#texts + 1] = p.text:sub(s.glue.s, s.glue.e)
+        ngaps = ngaps + 1
+      end
+    end
+    local align = l.align
+    if align == "start" then align = rtl and "right" or "left"
+    elseif align == "end" then align = rtl and "left" or "right" end
+    local extra = 0
+    local dx = rtl and 0 or l.indent
+    if align == "justify" then
+      if not l.last and ngaps > 0 then extra = (avail - l.natural) / ngaps
+      elseif rtl then dx = avail - l.natural end
+    elseif align == "right" then dx = (rtl and 0 or l.indent) + avail - l.natural
+    elseif align == "center" then dx = (rtl and 0 or l.indent) + (avail - l.natural) / 2 end
+    local l0 = l.segs[1] and l.segs[1].s or 1
+    local l1 = l.segs[#l.segs] and l.segs[#l.segs].e or 0
+    local order = (#list > 1) and visual(p, list, l0, math.max(l0, l1)) or list
+    local items = {}
+    local x = x0 + dx
+    for _, pc in ipairs(order) do
+      if pc.glue then
+        x = x + pc.width + extra
+      else
+        local it = pc.item
+        items[#items + 1] = { text = pc.text, run = it.style, font = it.font, script = it.script,
+          direction = it.rtl and "rtl" or "ltr", x = x, width = pc.width, hyphen = pc.hyphen }
+        x = x + pc.width
       end
     end
     out[#out + 1] = { x = x0 + dx, y = y0 + shift + l.baseline, width = x - (x0 + dx),
       natural = l.natural, text = table.concat(texts), items = items, height = l.lead,
-      ascent = l.asc, descent = l.desc }
+      ascent = l.asc, descent = l.desc, rtl = rtl }
   end
-  local overflow = nil
-  if fit < #all then overflow = rest_runs(all, fit + 1) end
-  return out, overflow, used
+  return out
 end
 
-local function runs_text(runs)
-  if not runs then return nil end
-  local t = {}
-  for _, r in ipairs(runs) do t[#t + 1] = r.text end
-  local s = table.concat(t)
-  return s
+-- ---- fitting ------------------------------------------------------------------------------
+
+local instances = setmetatable({}, { __mode = "k" })
+
+-- The font at another value of its width axis (a fresh face: set_variations changes a font
+-- for every user), or nil.
+local function width_instance(font, value)
+  local per = instances[font]
+  if not per then per = {}; instances[font] = per end
+  local key = math.floor(value * 10 + 0.5) / 10
+  local f = per[key]
+  if f == nil then
+    f = false
+    local info = font:info()
+    local okf, nf = pcall(ct.open_font, info.path, { index = info.face_index })
+    if okf and nf then
+      nf:set_variations({ wdth = key })
+      f = nf
+    end
+    per[key] = f
+  end
+  return f or nil
 end
+
+local function width_axis(font)
+  for _, a in ipairs(font:axes()) do
+    if a.tag == "wdth" then return a end
+  end
+  return nil
+end
+
+local function parse_steps(v, fname)
+  if v == nil then return nil end
+  local list = {}
+  if type(v) == "string" then
+    for w in v:gmatch("[^,%s]+") do list[#list + 1] = w end
+  elseif type(v) == "table" then
+    for i, w in ipairs(v) do list[i] = w end
+  else
+    argerr(fname, 2, "field 'fit': expected a list of steps, got " .. type(v))
+  end
+  for _, w in ipairs(list) do
+    if not FIT_STEPS[w] then
+      argerr(fname, 2, ("field 'fit': unknown step '%s' (expected tracking, width, alternates, size)")
+        :format(tostring(w)))
+    end
+  end
+  return list
+end
+
+-- Runs the layout with the fitting parameters `fp` (tracking in em, width axis value,
+-- features on or off, size scale).
+local function attempt(paras, opts, base, fname, warned, fp)
+  local adjust = nil
+  if fp then
+    adjust = function(st, chain)
+      local s = {}
+      for k, v in pairs(st) do s[k] = v end
+      if fp.scale and fp.scale ~= 1 then
+        s.size = st.size * fp.scale
+        if st.leading then s.leading = st.leading * fp.scale end
+      end
+      if fp.tracking and fp.tracking ~= 0 then s.tracking = (st.tracking or 0) + fp.tracking * s.size end
+      if fp.features then
+        s.features = st.features and (st.features .. "," .. fp.features) or fp.features
+      end
+      if fp.wdth then
+        local nc = {}
+        for i, f in ipairs(chain) do
+          local a = width_axis(f)
+          nc[i] = a and width_instance(f, math.max(a.min, math.min(a.max, fp.wdth))) or f
+        end
+        chain = nc
+        s.font = #nc == 1 and nc[1] or nc
+      end
+      return s, chain
+    end
+  end
+  local width = opts.width
+  local prepared = {}
+  for pi, para in ipairs(paras) do
+    prepared[pi] = prepare(para, pi, base, fname, warned, adjust)
+  end
+  local all, fit, used, overflow = set_paragraphs(prepared, paras, opts, width)
+  return { all = all, fit = fit, used = used, overflow = overflow, prepared = prepared }
+end
+
+-- Whether a result fits: no overflow ("frame"), or also no paragraph broken by the width
+-- ("line": every paragraph on its lines as written).
+local function fits(res, opts)
+  if res.overflow then return false end
+  if opts.fit_to == "line" then
+    for _, l in ipairs(res.all) do
+      if not l.last then return false end
+      if l.natural > opts.width - l.indent + 1e-6 then return false end
+    end
+  end
+  return true
+end
+
+local function fit_cascade(paras, opts, base, fname, warned, steps)
+  local fp = { tracking = 0, scale = 1 }
+  local res = attempt(paras, opts, base, fname, warned, fp)
+  local applied = {}
+  if fits(res, opts) then return res, { fits = true, steps = applied } end
+  local first_font0 = first_font(base.font) or first_font(paras[1] and paras[1][1] and paras[1][1].font)
+  for _, step in ipairs(steps) do
+    local lo, hi, set
+    if step == "tracking" then
+      lo, hi = opts.fit_tracking or -0.05, 0
+      set = function(v) fp.tracking = v end
+    elseif step == "size" then
+      lo, hi = opts.fit_size or 0.5, 1
+      set = function(v) fp.scale = v end
+    elseif step == "width" then
+      local a = first_font0 and width_axis(first_font0)
+      if a then
+        lo, hi = math.max(a.min, opts.fit_width or a.min), a.default
+        set = function(v) fp.wdth = v end
+      end
+    elseif step == "alternates" then
+      fp.features = opts.fit_features or "jalt"
+      local r2 = attempt(paras, opts, base, fname, warned, fp)
+      applied[#applied + 1] = { step = "alternates", value = fp.features }
+      res = r2
+      if fits(res, opts) then return res, { fits = true, steps = applied } end
+    end
+    if set and lo < hi then
+      set(lo)
+      local r_lo = attempt(paras, opts, base, fname, warned, fp)
+      if not fits(r_lo, opts) then
+        res = r_lo
+        applied[#applied + 1] = { step = step, value = lo }
+      else
+        -- the least change that fits: bisection between hi (does not fit) and lo (fits)
+        local good, bad, best = lo, hi, r_lo
+        for _ = 1, 12 do
+          local mid = (good + bad) / 2
+          set(mid)
+          local r = attempt(paras, opts, base, fname, warned, fp)
+          if fits(r, opts) then good, best = mid, r else bad = mid end
+        end
+        set(good)
+        applied[#applied + 1] = { step = step, value = good }
+        return best, { fits = true, steps = applied }
+      end
+    end
+  end
+  return res, { fits = false, steps = applied }
+end
+
+-- ---- the public functions ---------------------------------------------------------------------
+
+local function check_opts(opts, fname)
+  if type(opts) ~= "table" then argerr(fname, 2, "options table expected, got " .. type(opts)) end
+  check_keys(opts, OPTS_ALLOWED, fname, 2)
+  for _, k in ipairs({ "width", "height", "x", "y", "first_line_indent", "leading", "tracking", "size",
+                       "fit_tracking", "fit_width", "fit_size" }) do
+    check_num(opts, k, fname, 2)
+  end
+  local width = opts.width
+  if width == nil then argerr(fname, 2, "field 'width': required") end
+  if width <= 0 then argerr(fname, 2, "field 'width': must be > 0") end
+  if opts.height and opts.height < 0 then argerr(fname, 2, "field 'height': must be >= 0") end
+  if opts.size and opts.size <= 0 then argerr(fname, 2, "field 'size': must be > 0") end
+  if opts.fit_size and (opts.fit_size <= 0 or opts.fit_size > 1) then
+    argerr(fname, 2, "field 'fit_size': the smallest size as a fraction of the size, 0 < fit_size <= 1")
+  end
+  if opts.align and not ALIGN[opts.align] then
+    argerr(fname, 2, ("field 'align': expected %s, got '%s'"):format(ALIGN_NAMES, tostring(opts.align)))
+  end
+  if opts.valign and not VALIGN[opts.valign] then
+    argerr(fname, 2, ("field 'valign': expected top, middle or bottom, got '%s'"):format(tostring(opts.valign)))
+  end
+  if opts.fit_to and opts.fit_to ~= "frame" and opts.fit_to ~= "line" then
+    argerr(fname, 2, ("field 'fit_to': expected frame or line, got '%s'"):format(tostring(opts.fit_to)))
+  end
+  if opts.font ~= nil and not font_chain(opts.font) then
+    argerr(fname, 2, "field 'font': a Font or a list of Fonts is required")
+  end
+end
+
+--- Lays out paragraphs in a frame.
+-- `paras` is a list of paragraphs; each is a list of runs `{text =, font =, size =, ...}`
+-- (missing style keys come from `opts`), with optional `align`, `first_line_indent` and
+-- `continued` (the paragraph goes on from a previous frame: no indent).
+-- Within a run, U+2028 (and "\n") is a line break.
+-- @treturn table lines: {x =, y = baseline, width =, natural =, text = (logical order),
+--   height =, ascent =, descent =, rtl =, items = {{text =, run =, font =, script =,
+--   direction =, x =, width =}, ...} (visual order)} in frame coordinates
+-- @treturn table|nil the overflow: paragraphs in the input's shape (nil if all fits)
+-- @treturn number the height used (top of the frame to the last line's descent)
+-- @treturn table|nil the fitting result when `fit` is given: {fits =, steps = {{step =, value =}...}}
+function M.paragraphs(paras, opts, fname)
+  fname = fname or "paragraphs"
+  check_opts(opts, fname)
+  if type(paras) ~= "table" then argerr(fname, 1, "list of paragraphs expected, got " .. type(paras)) end
+  for pi, para in ipairs(paras) do
+    if type(para) ~= "table" then argerr(fname, 1, ("paragraph %d: table expected"):format(pi)) end
+    for k in pairs(para) do
+      if type(k) ~= "number" and not set_of(PARA_KEYS)[k] then
+        argerr(fname, 1, ("paragraph %d: unknown field '%s' (expected align, first_line_indent, continued)")
+          :format(pi, tostring(k)))
+      end
+    end
+    if para.align and not ALIGN[para.align] then
+      argerr(fname, 1, ("paragraph %d: align: expected %s, got '%s'"):format(pi, ALIGN_NAMES, tostring(para.align)))
+    end
+  end
+  local steps = parse_steps(opts.fit, fname)
+  local base = copy_style(opts)
+  base.size = base.size or 12
+  local warned = {}
+  local res, fitinfo
+  if steps and #steps > 0 then
+    res, fitinfo = fit_cascade(paras, opts, base, fname, warned, steps)
+  else
+    res = attempt(paras, opts, base, fname, warned, nil)
+  end
+  local out = place(res.all, res.fit, res.used, opts, opts.width)
+  return out, res.overflow, res.used, fitinfo
+end
+
+local function runs_text(paras)
+  if not paras then return nil end
+  local t = {}
+  for i, p in ipairs(paras) do
+    for _, r in ipairs(p) do t[#t + 1] = r.text end
+    if i < #paras then t[#t + 1] = "\n" end
+  end
+  return table.concat(t)
+end
+M.overflow_text = runs_text
 
 -- A string or a list of runs, cut into paragraphs at "\n".
 local function to_paras(input, fname)
@@ -435,20 +944,36 @@ local function to_paras(input, fname)
   paras[#paras + 1] = cur
   return paras
 end
+M.to_paragraphs = to_paras
 
 --- Lays out a text (a string, or a list of runs `{text =, font =, size =, color =, ...}`)
 --- in a frame.  "\n" starts a paragraph, U+2028 breaks a line.
--- Options: `font` (required unless every run has one), `size` (12), `width` (required),
--- `height` (none: no limit), `x`, `y` (0: the frame's top left), `leading` (1.2 × size),
--- `tracking` (0, points after every glyph), `align` ("left"), `valign` ("top"),
--- `first_line_indent` (0), and canvas:text's `palette`, `overrides`, `color`, `format`,
--- `features`, `script`, `language`, `direction`.
+-- Options: `font` (a Font or a fallback chain, a list of Fonts; required unless every run
+-- has one), `size` (12), `width` (required), `height` (none: no limit), `x`, `y` (0: the
+-- frame's top left), `leading` (1.2 × size), `tracking` (0, points after every glyph),
+-- `align` ("start"), `valign` ("top"), `first_line_indent` (0), `hyphenate` (false),
+-- the fitting options `fit`, `fit_to`, `fit_tracking`, `fit_width`, `fit_features`,
+-- `fit_size`, and canvas:text's `palette`, `overrides`, `color`, `format`, `features`,
+-- `script`, `language`, `direction`.
 -- @treturn table lines (see `paragraphs`)
 -- @treturn string|nil the text that did not fit in `height`
 -- @treturn number the height used
+-- @treturn table|nil the fitting result (see `paragraphs`)
 function M.lines(input, opts)
-  local lines, over, used = M.paragraphs(to_paras(input, "lines"), opts, "lines")
-  return lines, runs_text(over), used
+  local lines, over, used, fit = M.paragraphs(to_paras(input, "lines"), opts, "lines")
+  return lines, runs_text(over), used, fit
+end
+
+-- Byte ranges of the clusters of a shaped text: cluster start -> end (exclusive).
+local function cluster_ends(glyphs, n)
+  local starts = {}
+  for _, g in ipairs(glyphs) do starts[g.cluster] = true end
+  local sorted = {}
+  for c in pairs(starts) do sorted[#sorted + 1] = c end
+  table.sort(sorted)
+  local ends = {}
+  for i, c in ipairs(sorted) do ends[c] = sorted[i + 1] or n + 1 end
+  return ends
 end
 
 --- Draws laid-out lines on a canvas with canvas:text (tracking: cluster by cluster).
@@ -456,12 +981,17 @@ function M.draw_lines(canvas, lines)
   for _, l in ipairs(lines) do
     for _, it in ipairs(l.items) do
       local r = it.run
-      local t = { it.text, font = r.font, size = r.size, x = it.x, y = l.y }
+      local font = it.font or first_font(r.font)
+      local t = { it.text, font = font, size = r.size, x = it.x, y = l.y,
+        script = it.script or r.script, direction = it.direction or r.direction }
       for _, k in ipairs(PASS) do t[k] = r[k] end
-      if r.tracking and r.tracking ~= 0 then
-        -- cluster by cluster, tracking after each glyph
-        local glyphs = r.font:shape(it.text, (shape_opts(r)))
-        local m = font_metrics(r.font)
+      local run = { font = font, size = r.size, tracking = r.tracking, script = t.script,
+        features = r.features, language = r.language, direction = t.direction }
+      if tracked(run) then
+        -- cluster by cluster (visual order), tracking after each glyph
+        local glyphs = font:shape(it.text, (shape_opts(run)))
+        local ends = cluster_ends(glyphs, #it.text)
+        local m = font_metrics(font)
         local x = it.x
         local i = 1
         while i <= #glyphs do
@@ -471,10 +1001,7 @@ function M.draw_lines(canvas, lines)
           while j <= #glyphs and glyphs[j].cluster == c0 do
             adv = adv + glyphs[j].x_advance; n = n + 1; j = j + 1
           end
-          local c1 = glyphs[j] and glyphs[j].cluster or #it.text + 1
-          local a, b = math.min(c0, c1), math.max(c0, c1)
-          if b == a then b = #it.text + 1 end
-          t[1], t.x = it.text:sub(a, b - 1), x
+          t[1], t.x = it.text:sub(c0, ends[c0] - 1), x
           canvas:text(t)
           x = x + adv * r.size / m.upem + r.tracking * n
           i = j
@@ -489,10 +1016,11 @@ end
 --- Lays out and draws a text in a frame; see `lines` for the options.
 -- @treturn string|nil the overflow (the text that did not fit)
 -- @treturn integer the number of lines drawn
+-- @treturn table|nil the fitting result
 function M.draw(canvas, input, opts)
-  local lines, over = M.paragraphs(to_paras(input, "draw"), opts, "draw")
+  local lines, over, _, fit = M.paragraphs(to_paras(input, "draw"), opts, "draw")
   M.draw_lines(canvas, lines)
-  return runs_text(over), #lines
+  return runs_text(over), #lines, fit
 end
 
 return M

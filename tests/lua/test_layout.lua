@@ -8,6 +8,26 @@ local layout = require "chromatype.layout"
 local f = assert(ct.open_font(font_path("ct-colr0.ttf")))
 local MM = 72 / 25.4
 
+-- ct-wdth.ttf at size 10: letters 5 pt (2.5 at wdth 50), space 2.5, hyphen 3, .alt1 3.5
+local w = assert(ct.open_font(font_path("ct-wdth.ttf")))
+local dejavu = ct.open_font("DejaVu Sans")
+local twemoji = assert(ct.open_font(font_path("twemoji-colr0.woff2")))
+
+local function wopts(t)
+  local o = { font = w, size = 10 }
+  for k, v in pairs(t) do o[k] = v end
+  return o
+end
+
+local function warnings(fn)
+  local got = {}
+  local prev = ct.on_warning(function(m) got[#got + 1] = m end)
+  local ok, err = pcall(fn)
+  ct.on_warning(prev)
+  if not ok then error(err, 0) end
+  return got
+end
+
 local function texts(lines)
   local t = {}
   for i, l in ipairs(lines) do t[i] = l.text end
@@ -195,13 +215,153 @@ return {
     assert(not (r == 255 and g == 255 and b == 255), "without tracking, B covers x = 40")
   end },
 
+
+  -- Unicode line breaking (ICU)
+  { "no break before a full stop, even after a space (UAX #14 LB13)", function()
+    local lines = layout.lines("ab . cd", wopts { width = 12 })
+    eq(texts(lines), { "ab .", "cd" })
+  end },
+  { "a mandatory break inside a run", function()
+    local lines = layout.lines({ { text = "ab\u{2028}cd" } }, wopts { width = 100 })
+    eq(texts(lines), { "ab", "cd" })
+  end },
+
+  -- fallback chains
+  { "a fallback chain picks the first font with the character", function()
+    local lines = layout.lines("AB ab", { font = { f, w }, size = 10, width = 100 })
+    local it = lines[1].items
+    eq(#it, 2)
+    eq(it[1].text, "AB"); assert(it[1].font == f, "AB from ct-colr0")
+    eq(it[2].text, "ab"); assert(it[2].font == w, "ab from ct-wdth")
+    eq(lines[1].natural, 16 + 3 + 10.0)       -- the space stays in ct-colr0 (300 units)
+  end },
+  { "one warning per character no font in the chain has", function()
+    local got = warnings(function()
+      layout.lines("A\u{20AC} \u{20AC}a", { font = { f, w }, size = 10, width = 100 })
+    end)
+    eq(#got, 1, "warnings")
+    assert(got[1]:find("no font has U%+20AC '\u{20AC}' %(tried .*ct%-colr0%.ttf, .*ct%-wdth%.ttf%)"), got[1])
+  end },
+  { "emoji presentation prefers a color font", function()
+    if not dejavu then return end
+    local l = layout.lines("\u{2764}\u{FE0F} \u{2764}", { font = { dejavu, twemoji }, size = 10, width = 100 })
+    eq(#l[1].items, 2)
+    assert(l[1].items[1].font == twemoji, "U+2764 U+FE0F from Twemoji")
+    assert(l[1].items[2].font == dejavu, "U+2764 alone from DejaVu Sans")
+  end },
+  { "a bad fallback chain", layout.lines, { "a", { font = { w, "x" }, width = 10 } }, false,
+    "field 'font': a Font or a list of Fonts is required" },
+
+  -- hyphenation
+  { "hyphenation where a dictionary exists", function()
+    local lines, over = layout.lines("a hyphenation", wopts { width = 50, hyphenate = true, language = "en-US" })
+    eq(texts(lines), { "a hyphen-", "ation" })
+    eq(over, nil)
+    lines = layout.lines("a hyphenation", wopts { width = 50 })
+    eq(texts(lines), { "a", "hyphenation" }, "off by default")
+  end },
+  { "the overflow goes on after a hyphen", function()
+    local _, over = layout.lines("a hyphenation", wopts { width = 50, height = 12, hyphenate = true })
+    eq(over, "ation")
+  end },
+  { "overflow paragraphs keep their runs and say they continue", function()
+    local paras = { { { text = "ab cd ef", color = "#ff0000" } }, { { text = "gh" } } }
+    local lines, over = layout.paragraphs(paras, wopts { width = 12, height = 12 })
+    eq(texts(lines), { "ab" })
+    eq(#over, 2)
+    eq(over[1][1].text, "cd ef"); eq(over[1][1].color, "#ff0000"); eq(over[1].continued, true)
+    eq(over[2][1].text, "gh"); eq(over[2].continued, nil)
+    lines = layout.paragraphs(over, wopts { width = 100, first_line_indent = 20 })
+    eq(lines[1].x, 0, "a continued paragraph has no indent")
+    eq(lines[2].x, 20.0)
+  end },
+
+  -- bidi and scripts
+  { "a right-to-left run inside a left-to-right line", function()
+    if not dejavu then return end
+    local l = layout.lines("ab \u{5E9}\u{5DC}\u{5D5}\u{5DD} cd", { font = dejavu, size = 10, width = 300 })
+    local it = l[1].items
+    eq(#it, 3)
+    eq(it[1].text, "ab"); eq(it[2].direction, "rtl"); eq(it[3].text, "cd")
+    assert(it[1].x < it[2].x and it[2].x < it[3].x, "visual order")
+    eq(l[1].rtl, false)
+  end },
+  { "a right-to-left paragraph starts at the right", function()
+    if not dejavu then return end
+    local he = "\u{5E9}\u{5DC}\u{5D5}\u{5DD}"
+    local l = layout.lines(he .. " " .. he .. " ab", { font = dejavu, size = 10, width = 300, x = 10 })
+    eq(l[1].rtl, true)
+    near(l[1].x + l[1].width, 310, "right edge")
+    local it = l[1].items
+    eq(it[1].text, "ab", "the Latin word is leftmost")
+    eq(it[2].direction, "rtl")
+    l = layout.lines(he .. " ab", { font = dejavu, size = 10, width = 300, align = "left" })
+    eq(l[1].x, 0)
+  end },
+  { "no tracking inside Arabic words", function()
+    if not dejavu then return end
+    local ar = "\u{645}\u{631}\u{62D}\u{628}\u{627}"
+    local plain = layout.measure({ font = dejavu, size = 10, script = "Arab", direction = "rtl" }, ar)
+    local t = layout.measure({ font = dejavu, size = 10, script = "Arab", direction = "rtl", tracking = 2 }, ar)
+    eq(t, plain)
+  end },
+
+  -- fitting
+  { "fit a line by tracking: not enough alone", function()
+    local lines, _, _, fit = layout.lines("abcdefghij", wopts { width = 40, fit_to = "line", fit = "tracking" })
+    eq(fit.fits, false)
+    eq(fit.steps[1].step, "tracking"); near(fit.steps[1].value, -0.05)
+    near(lines[1].natural, 45, "ten glyphs at -0.5 pt each")
+  end },
+  { "fit a line by the width axis", function()
+    local lines, _, _, fit = layout.lines("abcdefghij", wopts { width = 40, fit_to = "line", fit = { "width" } })
+    eq(fit.fits, true)
+    assert(math.abs(fit.steps[1].value - 80) < 0.5, "wdth " .. fit.steps[1].value)
+    assert(lines[1].natural <= 40 + 1e-6 and lines[1].natural > 39.5, "natural " .. lines[1].natural)
+  end },
+  { "fit a line by alternates", function()
+    local lines, _, _, fit = layout.lines("abcdefghij", wopts { width = 40, fit_to = "line", fit = "alternates" })
+    eq(fit.fits, true)
+    eq(fit.steps[1].value, "jalt")
+    near(lines[1].natural, 35)
+  end },
+  { "fit cascade: tracking to its minimum, then size", function()
+    local lines, _, _, fit = layout.lines("abcdefghij", wopts { width = 40, fit_to = "line",
+      fit = "tracking, size", fit_tracking = -0.05 })
+    eq(fit.fits, true)
+    eq(#fit.steps, 2)
+    near(fit.steps[1].value, -0.05)
+    assert(math.abs(fit.steps[2].value - 40 / 45) < 0.002, "scale " .. fit.steps[2].value)
+    assert(lines[1].natural <= 40 + 1e-6, "fits")
+  end },
+  { "fit a frame by size: the overflow is gone", function()
+    local text = "ab cd ef gh ij kl mn op"
+    local _, over = layout.lines(text, wopts { width = 30, height = 40 })
+    assert(over, "overflows at full size")
+    local lines, over2, _, fit = layout.lines(text, wopts { width = 30, height = 40, fit = "size", fit_size = 0.3 })
+    eq(over2, nil)
+    eq(fit.fits, true)
+    assert(fit.steps[1].value < 1 and fit.steps[1].value >= 0.3, "scale")
+    assert(#lines >= 4, "lines")
+  end },
+  { "fit that cannot succeed leaves an overflow", function()
+    local _, over, _, fit = layout.lines("ab cd ef gh ij kl mn op", wopts { width = 30, height = 10, fit = "size",
+      fit_size = 0.9 })
+    eq(fit.fits, false)
+    assert(over, "overflow")
+  end },
+  { "bad fit step", layout.lines, { "a", wopts { width = 10, fit = "squeeze" } }, false,
+    "field 'fit': unknown step 'squeeze'" },
+  { "bad fit_to", layout.lines, { "a", wopts { width = 10, fit_to = "page" } }, false,
+    "field 'fit_to': expected frame or line" },
+
   -- bad input
   { "width required", layout.lines, { "A", { font = f } }, false, "field 'width': required" },
   { "font required", layout.lines, { "A", { width = 10 } }, false, "field 'font': a Font is required" },
   { "unknown option", layout.lines, { "A", opts { width = 10, widht = 3 } }, false,
     "bad argument #2 to 'lines' %(unknown field 'widht'" },
   { "bad align", layout.lines, { "A", opts { width = 10, align = "middle" } }, false,
-    "field 'align': expected left, right, center or justify" },
+    "field 'align': expected start, end, left, right, center or justify" },
   { "bad valign", layout.draw, { ct.canvas { width = 9, height = 9 }, "A", opts { width = 10, valign = "up" } },
     false, "bad argument #2 to 'draw' %(field 'valign'" },
   { "bad width", layout.lines, { "A", opts { width = -1 } }, false, "field 'width': must be > 0" },
