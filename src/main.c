@@ -40,7 +40,8 @@ static void warn_stderr(void *data, const char *msg) {
 
 static const char usage_main[] =
   "usage: chromatype SCRIPT.lua [ARGS...]      run a Lua script with the chromatype library\n"
-  "       chromatype DOC.xml [-o OUT]          render an XML document to PDF, PNG or SVG\n"
+  "       chromatype DOC.xml [-o OUT] [--dpi N] [--format F] [--no-text-layer] [--cmyk]\n"
+  "                                            render an XML document to PDF, PNG or SVG\n"
   "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
   "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
   "       chromatype paint FONT TEXT [OPTIONS] the paint tree of each glyph, as text\n"
@@ -727,24 +728,34 @@ static int is_document(const char *a) {
 /* Reads the document (stdin for "-"), renders it to -o (default: DOC with .pdf; stdout
    for "-"); errors print one line. */
 static const char document_lua[] =
-  "local path, out = ...\n"
+  "local path, out, dpi, format, no_text, cmyk = ...\n"
+  "local opts = { format = format, text_layer = not no_text or nil, cmyk = cmyk or nil }\n"
+  "if no_text then opts.text_layer = false end\n"
+  "if dpi then opts.dpi = tonumber(dpi) or error('--dpi: expected a number, got \\'' .. dpi .. '\\'', 0) end\n"
   "local h, e = io.stdin, nil\n"
   "if path ~= '-' then h, e = io.open(path, 'rb') end\n"
   "if not h then error(e, 0) end\n"
   "local xml = h:read('a')\n"
   "if h ~= io.stdin then h:close() end\n"
   "if not out then out = path == '-' and '-' or path:gsub('%.xml$', '') .. '.pdf' end\n"
-  "local _, ok, err = require('chromatype.document').render(xml, path == '-' and '<stdin>' or path, out)\n"
+  "local _, ok, err = require('chromatype.document').render(xml, path == '-' and '<stdin>' or path, out, opts)\n"
   "if not ok then error(err, 0) end\n";
 
 static int cmd_document(int argc, char **argv) {
   lua_State *L;
-  const char *out = NULL;
-  int i, status;
+  const char *out = NULL, *dpi = NULL, *format = NULL;
+  int i, status, no_text = 0, cmyk = 0;
   for (i = 1; i < argc; i++) {
     if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output-file") == 0) && i + 1 < argc) out = argv[++i];
     else if (strncmp(argv[i], "--output-file=", 14) == 0) out = argv[i] + 14;
-    else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-])", argv[i]);
+    else if (strcmp(argv[i], "--dpi") == 0 && i + 1 < argc) dpi = argv[++i];
+    else if (strncmp(argv[i], "--dpi=", 6) == 0) dpi = argv[i] + 6;
+    else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
+    else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
+    else if (strcmp(argv[i], "--no-text-layer") == 0) no_text = 1;
+    else if (strcmp(argv[i], "--cmyk") == 0) cmyk = 1;
+    else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
+             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk])", argv[i]);
   }
   if (!(L = luaL_newstate())) die(1, "cannot create a Lua state: out of memory");
   luaL_openlibs(L);
@@ -753,7 +764,11 @@ static int cmd_document(int argc, char **argv) {
   if (status == LUA_OK) {
     lua_pushstring(L, argv[0]);
     if (out) lua_pushstring(L, out); else lua_pushnil(L);
-    status = lua_pcall(L, 2, 0, 0);
+    if (dpi) lua_pushstring(L, dpi); else lua_pushnil(L);
+    if (format) lua_pushstring(L, format); else lua_pushnil(L);
+    lua_pushboolean(L, no_text);
+    lua_pushboolean(L, cmyk);
+    status = lua_pcall(L, 6, 0, 0);
   }
   if (status != LUA_OK) {
     const char *msg = lua_tostring(L, -1);

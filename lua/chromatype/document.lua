@@ -1,7 +1,11 @@
---- chromatype.document: an XML vocabulary for pages of color text.
--- `<document>` holds `<style>`s and `<page>`s; pages hold `<frame>`s; frames hold
--- `<p>` paragraphs of text, `<span>` runs and `<br/>`.  The whole vocabulary is in
--- docs/documents.md.  Every error is one line "FILE:LINE: <elem>: message".
+--- chromatype.document: documents of pages, frames, paragraphs and runs.
+-- One model for two inputs: Lua scripts build it with `ct.document{...}`, `doc:style`,
+-- `doc:page`, `page:frame`, `frame:text`; XML documents (`render`, the `chromatype
+-- DOC.xml` command) are read into the same model.  Rendering lays the text out with
+-- chromatype.layout (frames may flow into other frames and onto new pages), draws page
+-- backgrounds, images and print marks, and writes PDF, PNG or SVG.
+-- The vocabulary and the API are in docs/documents.md.  XML errors are one line
+-- "FILE:LINE: <elem>: message"; Lua misuse raises "bad argument ...".
 -- @module chromatype.document
 
 local ct = require "chromatype"
@@ -10,9 +14,658 @@ local layout = require "chromatype.layout"
 
 local M = {}
 
--- ---- the vocabulary ----------------------------------------------------------------
+-- Keys of a style (Lua names; XML uses the same with '-' for '_' and lang/dir aliases).
+local STYLE_KEYS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking",
+  "features", "language", "direction", "hyphenate", "indent", "format" }
+local FIT_KEYS = { "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
+local MAX_OVERFLOW_PAGES = 1000
 
-local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "align", "tracking", "features" }
+local function set_of(...)
+  local s = {}
+  for _, l in ipairs({ ... }) do for _, k in ipairs(l) do s[k] = true end end
+  return s
+end
+
+local function sorted_keys(t)
+  local names = {}
+  for k in pairs(t) do names[#names + 1] = k end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+-- ---- errors ------------------------------------------------------------------------------
+
+-- Raises at an object: "FILE:LINE: <elem>: msg" for XML objects, "chromatype.document:
+-- what: msg" otherwise.
+local function fail(obj, msg)
+  if obj and obj.where then error(obj.where .. msg, 0) end
+  error(("chromatype.document: %s%s"):format(obj and obj.what and obj.what .. ": " or "", msg), 0)
+end
+
+local function argerr(fname, n, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
+end
+
+local function check_keys(t, allowed, fname, n)
+  for k in pairs(t) do
+    if not allowed[k] then
+      argerr(fname, n, ("unknown field '%s' (expected %s)"):format(tostring(k), sorted_keys(allowed)))
+    end
+  end
+end
+
+-- ---- values ---------------------------------------------------------------------------------
+
+-- A length (number of points or a string with a unit) or nil, msg.
+local function length(v)
+  if v == nil then return nil end
+  if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then return nil, "not a finite number" end
+    return v
+  end
+  return paper.parse_length(v)
+end
+
+-- A page size from a name, "W x H", or {w, h}: w, h or nil, msg.
+local function page_size(size, orient, default_w, default_h)
+  if orient ~= nil and orient ~= "portrait" and orient ~= "landscape" then
+    return nil, ("orientation: expected portrait, landscape, got '%s'"):format(tostring(orient))
+  end
+  local w, h
+  if size == nil then
+    w, h = default_w, default_h
+    if orient and (orient == "landscape") == (w < h) then w, h = h, w end
+    return w, h
+  elseif type(size) == "table" then
+    local e1, e2
+    w, e1 = length(size[1]); h, e2 = length(size[2])
+    if not w or not h then return nil, "size: " .. (e1 or e2 or "expected {width, height}") end
+  elseif type(size) == "string" then
+    local a, b = size:match("^%s*(%S+)%s*[xX ]%s*(%S+)%s*$")
+    if a and b then
+      local e1, e2
+      w, e1 = paper.parse_length(a); h, e2 = paper.parse_length(b)
+      if not w or not h then return nil, "size: " .. (e1 or e2) end
+    else
+      local ok, pw, ph = pcall(paper.size, size, orient)
+      if not ok then
+        return nil, "size: " .. tostring(pw):gsub("^bad argument #%d to 'size' %((.*)%)$", "%1")
+      end
+      return pw, ph
+    end
+  else
+    return nil, "size: expected a paper name, \"W x H\" or {w, h}, got " .. type(size)
+  end
+  if w <= 0 or h <= 0 then return nil, "size: sides must be positive" end
+  if orient and (orient == "landscape") == (w < h) then w, h = h, w end
+  return w, h
+end
+
+-- ---- the model ------------------------------------------------------------------------------
+
+local Document, Page, Frame = {}, {}, {}
+Document.__index, Page.__index, Frame.__index = Document, Page, Frame
+Document.__name, Page.__name, Frame.__name = "chromatype.Document", "chromatype.Page", "chromatype.Frame"
+
+local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks", "slug", "background",
+  "title", "author", "subject", "keywords", "base_dir" })
+local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
+local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
+  FIT_KEYS, STYLE_KEYS)
+local STYLE_ALLOWED = set_of(STYLE_KEYS, { "parent" })
+local TEXT_KEYS = set_of(STYLE_KEYS, { "style" })
+local RUN_KEYS = set_of(STYLE_KEYS, { "style", "text" })
+
+--- A new document.
+-- Options: `size` ("A4"), `orientation`, `margin` ("15mm"), `bleed` (0), `crop_marks`
+-- (false), `slug` (room outside the bleed for marks; 8 mm with crop marks), `background`,
+-- `title`, `author`, `subject`, `keywords`, `base_dir` (for relative font and image paths).
+-- Lengths are points or strings with units ("3mm").
+function M.new(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("document", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  opts = (function() local t = {}; for k, v in pairs(opts) do if k ~= "_where" then t[k] = v end end; return t end)()
+  check_keys(opts, DOC_KEYS, "document", 1)
+  local self = setmetatable({ styles = {}, pages = {}, fonts = {}, where = where,
+    base_dir = opts.base_dir, meta = {} }, Document)
+  local w, h = page_size(opts.size, opts.orientation, paper.size("A4"))
+  if not w then argerr("document", 1, h) end
+  self.width, self.height = w, h
+  for _, k in ipairs({ "margin", "bleed", "slug" }) do
+    local v, err = length(opts[k])
+    if err then argerr("document", 1, ("field '%s': %s"):format(k, err)) end
+    if v and v < 0 then argerr("document", 1, ("field '%s': must be >= 0"):format(k)) end
+    self[k] = v
+  end
+  self.margin = self.margin or paper.parse_length("15mm")
+  self.bleed = self.bleed or 0
+  self.crop_marks = opts.crop_marks and true or false
+  self.slug = self.slug or (self.crop_marks and paper.parse_length("8mm") or 0)
+  if opts.background and not pcall(ct.parse_color, opts.background) then
+    argerr("document", 1, ("field 'background': bad color '%s'"):format(tostring(opts.background)))
+  end
+  self.background = opts.background
+  for _, k in ipairs({ "title", "author", "subject", "keywords" }) do
+    if opts[k] ~= nil and type(opts[k]) ~= "string" then
+      argerr("document", 1, ("field '%s': string expected"):format(k))
+    end
+    self.meta[k] = opts[k]
+  end
+  return self
+end
+
+-- Opens a font by path or fontconfig name (cached); relative paths with a '/' are tried
+-- from the document's directory first.
+function Document:open_font(obj, spec)
+  local f = self.fonts[spec]
+  if f then return f end
+  local path = spec
+  if self.base_dir and not spec:match("^/") and spec:find("/") then
+    local cand = self.base_dir .. "/" .. spec
+    local h = io.open(cand, "rb")
+    if h then h:close(); path = cand end
+  end
+  local font, err = ct.open_font(path)
+  if not font then fail(obj, "font: " .. err) end
+  self.fonts[spec] = font
+  return font
+end
+
+-- A style's `font` value as a Font or a fallback chain: a Font, a name or path, "A; B"
+-- (a chain), or a list of those.
+function Document:font_value(obj, v)
+  local function one(x)
+    if type(x) == "userdata" then return x end
+    if type(x) == "string" then
+      local t = {}
+      for part in x:gmatch("[^;]+") do
+        part = part:match("^%s*(.-)%s*$")
+        if part ~= "" then t[#t + 1] = self:open_font(obj, part) end
+      end
+      if #t == 0 then fail(obj, "font: empty font name") end
+      return t
+    end
+    fail(obj, "font: expected a Font, a name or a path, got " .. type(x))
+  end
+  local list = type(v) == "table" and v or { v }
+  local chain = {}
+  for _, x in ipairs(list) do
+    local r = one(x)
+    if type(r) == "table" then for _, f in ipairs(r) do chain[#chain + 1] = f end
+    else chain[#chain + 1] = r end
+  end
+  return #chain == 1 and chain[1] or chain
+end
+
+-- Checks style fields and converts them (lengths to points, fonts to Fonts).  `obj` is
+-- where errors point.
+function Document:style_fields(obj, t)
+  local s = {}
+  for k, v in pairs(t) do s[k] = v end
+  if s.font ~= nil then s.font = self:font_value(obj, s.font) end
+  for _, k in ipairs({ "size", "tracking", "indent" }) do
+    if s[k] ~= nil then
+      local v, err = length(s[k])
+      if not v then fail(obj, ("%s: %s"):format(k, err)) end
+      if k == "size" and v <= 0 then fail(obj, "size: must be > 0") end
+      s[k] = v
+    end
+  end
+  if s.leading ~= nil then
+    local pct = type(s.leading) == "string" and s.leading:match("^%s*([%d.]+)%%%s*$")
+    if pct then
+      s.leading_factor = tonumber(pct) and tonumber(pct) / 100
+      if not s.leading_factor then fail(obj, "leading: bad percentage '" .. s.leading .. "'") end
+      s.leading = nil
+    else
+      local v, err = length(s.leading)
+      if not v then fail(obj, "leading: " .. err) end
+      if v < 0 then fail(obj, "leading: must be >= 0") end
+      s.leading = v
+    end
+  end
+  if s.color ~= nil and not pcall(ct.parse_color, s.color) then
+    fail(obj, ("color: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(tostring(s.color)))
+  end
+  if s.align ~= nil then
+    local ok = { left = 1, right = 1, center = 1, justify = 1, start = 1, ["end"] = 1 }
+    if not ok[s.align] then
+      fail(obj, ("align: expected start, end, left, right, center, justify, got '%s'"):format(tostring(s.align)))
+    end
+  end
+  if s.direction ~= nil and s.direction ~= "ltr" and s.direction ~= "rtl" and s.direction ~= "auto" then
+    fail(obj, ("direction: expected ltr, rtl, auto, got '%s'"):format(tostring(s.direction)))
+  end
+  if s.hyphenate ~= nil and type(s.hyphenate) ~= "boolean" then
+    fail(obj, "hyphenate: expected a boolean")
+  end
+  return s
+end
+
+local function merge(base, over)
+  local r = {}
+  for k, v in pairs(base) do r[k] = v end
+  for k, v in pairs(over) do r[k] = v end
+  if over.size and not over.leading and not over.leading_factor and base.leading_factor == nil then
+    r.leading = nil            -- a new size without a leading: 1.2 × the new size
+  end
+  if over.leading_factor then r.leading = nil end
+  if over.leading then r.leading_factor = nil end
+  return r
+end
+
+--- Defines (or redefines) a named style.  Fields: `parent` (a style name), `font` (a Font,
+--- a name or path, "A; B" or a list: a fallback chain), `size`, `leading` (a length or
+--- "120%"), `color`, `palette`, `overrides`, `align`, `tracking`, `features`, `language`,
+--- `direction`, `hyphenate`, `indent`, `format`.  The style named "default" is the base of
+--- every frame.
+function Document:style(name, fields)
+  if type(name) ~= "string" or name == "" then argerr("style", 1, "a style name expected") end
+  fields = fields or {}
+  if type(fields) ~= "table" then argerr("style", 2, "table expected, got " .. type(fields)) end
+  local where = fields._where
+  fields._where = nil
+  check_keys(fields, STYLE_ALLOWED, "style", 2)
+  local obj = { where = where, what = ("style '%s'"):format(name) }
+  local parent = fields.parent
+  local f = {}
+  for k, v in pairs(fields) do if k ~= "parent" then f[k] = v end end
+  self.styles[name] = { obj = obj, parent = parent, fields = self:style_fields(obj, f) }
+  return self
+end
+
+-- The resolved fields of the style named `name` (parents first).
+function Document:resolve(obj, name, seen)
+  local st = self.styles[name]
+  if not st then
+    local names = sorted_keys(self.styles)
+    fail(obj, ("unknown style '%s'%s"):format(name,
+      names ~= "" and " (defined: " .. names .. ")" or " (no styles defined)"))
+  end
+  if st.resolved then return st.resolved end
+  seen = seen or {}
+  if seen[name] then fail(st.obj, ("style '%s' inherits from itself"):format(name)) end
+  seen[name] = true
+  local base = {}
+  if st.parent then base = self:resolve(st.obj, st.parent, seen) end
+  st.resolved = merge(base, st.fields)
+  return st.resolved
+end
+
+--- Adds a page.  Options: `size`, `orientation` (the document's by default), `background`,
+--- `margin`.
+function Document:page(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("page", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  opts._where = nil
+  check_keys(opts, PAGE_KEYS, "page", 1)
+  local obj = { where = where, what = ("page %d"):format(#self.pages + 1) }
+  local w, h = page_size(opts.size, opts.orientation, self.width, self.height)
+  if not w then if where then fail(obj, h) end argerr("page", 1, h) end
+  if opts.background and not pcall(ct.parse_color, opts.background) then
+    fail(obj, ("background: bad color '%s'"):format(tostring(opts.background)))
+  end
+  local margin = self.margin
+  if opts.margin ~= nil then
+    local err
+    margin, err = length(opts.margin)
+    if not margin then fail(obj, "margin: " .. err) end
+  end
+  local page = setmetatable({ doc = self, width = w, height = h, background = opts.background,
+    margin = margin, frames = {}, images = {}, where = where, what = obj.what }, Page)
+  self.pages[#self.pages + 1] = page
+  return page
+end
+
+--- Adds a frame to the page.  Options: `x`, `y` (the margin), `width`, `height` (to the
+--- opposite margin), `valign`, `style`, any style field, `follows` (a Frame whose overflow
+--- this frame takes), `overflow` ("warn", "hide" or "continue": more pages with this frame
+--- until the text is set), and the fitting options `fit`, `fit_to`, `fit_tracking`,
+--- `fit_width`, `fit_features`, `fit_size` (see chromatype.layout).
+function Page:frame(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("frame", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  opts._where = nil
+  check_keys(opts, FRAME_KEYS, "frame", 1)
+  local fr = setmetatable({ page = self, paras = {}, where = where,
+    what = ("%s, frame %d"):format(self.what, #self.frames + 1) }, Frame)
+  local m = self.margin
+  local function len(k, default, min)
+    local v, err = length(opts[k])
+    if err then fail(fr, k .. ": " .. err) end
+    if v and min and v < min then fail(fr, ("%s: must be at least %g pt"):format(k, min)) end
+    return v or default
+  end
+  fr.x = len("x", m)
+  fr.y = len("y", m)
+  fr.width = len("width", self.width - fr.x - m, 0.01)
+  fr.height = len("height", self.height - fr.y - m, 0)
+  if fr.width <= 0 then fail(fr, "width: the frame has no room (check x, width and the margin)") end
+  if fr.height < 0 then fr.height = 0 end
+  if opts.valign ~= nil and opts.valign ~= "top" and opts.valign ~= "middle" and opts.valign ~= "bottom" then
+    fail(fr, ("valign: expected top, middle, bottom, got '%s'"):format(tostring(opts.valign)))
+  end
+  fr.valign = opts.valign
+  if opts.overflow ~= nil and opts.overflow ~= "warn" and opts.overflow ~= "hide" and opts.overflow ~= "continue" then
+    fail(fr, ("overflow: expected warn, hide, continue, got '%s'"):format(tostring(opts.overflow)))
+  end
+  fr.overflow_mode = opts.overflow or "warn"
+  if opts.follows ~= nil then
+    if getmetatable(opts.follows) ~= Frame then fail(fr, "follows: a Frame expected") end
+    if opts.follows.followed_by then fail(fr, "follows: that frame is already followed by another") end
+    opts.follows.followed_by = fr
+    fr.follows = opts.follows
+  end
+  fr.style_name = opts.style
+  local st = {}
+  for _, k in ipairs(STYLE_KEYS) do st[k] = opts[k] end
+  fr.fields = self.doc:style_fields(fr, st)
+  fr.fit = {}
+  for _, k in ipairs(FIT_KEYS) do fr.fit[k] = opts[k] end
+  self.frames[#self.frames + 1] = fr
+  return fr
+end
+
+--- Adds an image to the page: `{path, x =, y =, width =, height =, fit =}` (see
+--- canvas:image; lengths may have units).
+function Page:image(opts)
+  if type(opts) ~= "table" then argerr("image", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  opts._where = nil
+  check_keys(opts, set_of({ 1, "x", "y", "width", "height", "fit" }), "image", 1)
+  local im = { where = where, what = ("%s, image %d"):format(self.what, #self.images + 1), fit = opts.fit }
+  if type(opts[1]) ~= "string" then fail(im, "a file name expected") end
+  im.path = opts[1]
+  if self.doc.base_dir and not im.path:match("^/") then
+    local cand = self.doc.base_dir .. "/" .. im.path
+    local h = io.open(cand, "rb")
+    if h then h:close(); im.path = cand end
+  end
+  for _, k in ipairs({ "x", "y", "width", "height" }) do
+    local v, err = length(opts[k])
+    if err then fail(im, k .. ": " .. err) end
+    im[k] = v
+  end
+  im.x, im.y = im.x or self.margin, im.y or self.margin
+  self.images[#self.images + 1] = im
+  return self
+end
+
+-- A run {text =, style =, ...fields} or a string, checked.
+local function check_run(fr, r, i)
+  if type(r) == "string" then return { text = r, layers = {} } end
+  if type(r) ~= "table" then argerr("paragraph", 1, ("run %d: string or table expected"):format(i)) end
+  local where = r._where
+  local t = {}
+  for k, v in pairs(r) do if k ~= "_where" and k ~= "_layers" then t[k] = v end end
+  check_keys(t, RUN_KEYS, "paragraph", 1)
+  if type(t.text) ~= "string" then argerr("paragraph", 1, ("run %d: field 'text': string expected"):format(i)) end
+  local obj = { where = where, what = fr.what }
+  local text = t.text
+  t.text = nil
+  local name = t.style
+  t.style = nil
+  local layers = {}
+  for _, l in ipairs(r._layers or {}) do layers[#layers + 1] = l end
+  layers[#layers + 1] = { style = name, fields = fr.page.doc:style_fields(obj, t), obj = obj }
+  return { text = text, layers = layers, obj = obj }
+end
+
+--- Adds a paragraph: a list of runs, each a string or `{text =, style =, ...style
+--- fields}`; `fields` gives the paragraph's `style`, `align`, `indent` and other style fields.
+function Frame:paragraph(runs, fields)
+  if self.follows then fail(self, "a frame that follows another takes no text of its own") end
+  if type(runs) ~= "table" then argerr("paragraph", 1, "list of runs expected, got " .. type(runs)) end
+  fields = fields or {}
+  if type(fields) ~= "table" then argerr("paragraph", 2, "table expected, got " .. type(fields)) end
+  local where = fields._where
+  local f = {}
+  for k, v in pairs(fields) do if k ~= "_where" then f[k] = v end end
+  check_keys(f, TEXT_KEYS, "paragraph", 2)
+  local obj = { where = where, what = self.what }
+  local name = f.style
+  f.style = nil
+  local p = { style = name, fields = self.page.doc:style_fields(obj, f), runs = {}, obj = obj }
+  for i, r in ipairs(runs) do p.runs[#p.runs + 1] = check_run(self, r, i) end
+  self.paras[#self.paras + 1] = p
+  return self
+end
+
+--- Adds text: "\n" starts a paragraph, U+2028 breaks a line.  `fields` as in `paragraph`.
+function Frame:text(text, fields)
+  if type(text) ~= "string" then argerr("text", 1, "string expected, got " .. type(text)) end
+  if not utf8.len(text) then argerr("text", 1, "text is not valid UTF-8") end
+  for piece in (text:gsub("\r\n", "\n") .. "\n"):gmatch("(.-)\n") do
+    self:paragraph(piece ~= "" and { piece } or {}, fields)
+  end
+  return self
+end
+
+-- ---- rendering ---------------------------------------------------------------------------
+
+-- The layout paragraphs of a frame: runs with every style resolved.
+function Document:layout_paras(fr)
+  local base = self.styles.default and self:resolve(fr, "default") or {}
+  local fstyle = base
+  if fr.style_name then fstyle = merge(fstyle, self:resolve(fr, fr.style_name)) end
+  fstyle = merge(fstyle, fr.fields)
+  local out = {}
+  for _, p in ipairs(fr.paras) do
+    local ps = fstyle
+    if p.style then ps = merge(ps, self:resolve(p.obj, p.style)) end
+    ps = merge(ps, p.fields)
+    local para = { align = ps.align, first_line_indent = ps.indent }
+    for _, r in ipairs(p.runs) do
+      local s = ps
+      for _, l in ipairs(r.layers) do
+        if l.style then s = merge(s, self:resolve(l.obj, l.style)) end
+        s = merge(s, l.fields)
+      end
+      if not s.font then
+        fail(r.obj.where and r.obj or p.obj, "no font (give font= here, or in a style it uses)")
+      end
+      local size = s.size or 12
+      para[#para + 1] = { text = r.text, font = s.font, size = size,
+        leading = s.leading or (s.leading_factor and s.leading_factor * size) or nil,
+        tracking = s.tracking, color = s.color, palette = s.palette, overrides = s.overrides,
+        features = s.features, language = s.language, direction = s.direction,
+        hyphenate = s.hyphenate, format = s.format }
+    end
+    out[#out + 1] = para
+  end
+  return out, fstyle
+end
+
+-- Lays out and draws paragraphs in a frame; returns the overflow paragraphs.
+function Document:set_frame(c, fr, paras, fstyle, ox, oy)
+  local opts = { width = fr.width, height = fr.height, x = ox + fr.x, y = oy + fr.y, valign = fr.valign,
+    font = fstyle.font, size = fstyle.size }
+  for k, v in pairs(fr.fit) do opts[k] = v end
+  if opts.fit_width ~= nil then opts.fit_width = tonumber(opts.fit_width) end
+  local ok, lines, over, _, fit = pcall(layout.paragraphs, paras, opts, "frame")
+  if not ok then fail(fr, (tostring(lines):gsub("^bad argument #%d+ to 'frame' %((.*)%)$", "%1"))) end
+  local okd, err = pcall(layout.draw_lines, c, lines)
+  if not okd then fail(fr, tostring(err)) end
+  if fit and not fit.fits then
+    layout.warn(("%sthe text does not fit even after %s"):format(fr.where or (fr.what .. ": "),
+      (fr.fit.fit and (type(fr.fit.fit) == "table" and table.concat(fr.fit.fit, ", ") or fr.fit.fit)) or "fitting"))
+  end
+  fr.fit_result = fit
+  return over
+end
+
+local function count_chars(paras)
+  local n = 0
+  for _, p in ipairs(paras) do for _, r in ipairs(p) do n = n + utf8.len(r.text) end end
+  return n
+end
+
+-- Crop marks and registration marks in the slug (outside the bleed).
+local function print_marks(c, off, bleed, slug, tw, th)
+  if slug <= 0 then return end
+  local t = 0.25
+  local gap = math.min(3, slug / 4)                 -- from the bleed edge to a mark
+  local len = math.min(slug - gap, 18)
+  local x0, y0, x1, y1 = off, off, off + tw, off + th
+  local out = bleed + gap                            -- distance of a mark from the trim
+  for _, cx in ipairs({ x0, x1 }) do
+    for _, cy in ipairs({ y0, y1 }) do
+      local hx = cx == x0 and (x0 - out - len) or (x1 + out)
+      local vy = cy == y0 and (y0 - out - len) or (y1 + out)
+      c:rect { x = hx, y = cy - t / 2, w = len, h = t, color = "#000000" }
+      c:rect { x = cx - t / 2, y = vy, w = t, h = len, color = "#000000" }
+    end
+  end
+  -- registration marks: a cross in a square ring, centered on each side in the slug
+  local r = math.min(6, (slug - gap) / 2 - 1)
+  if r < 2 then return end
+  local d = bleed + gap + (slug - gap) / 2
+  local centers = { { (x0 + x1) / 2, y0 - d }, { (x0 + x1) / 2, y1 + d }, { x0 - d, (y0 + y1) / 2 },
+    { x1 + d, (y0 + y1) / 2 } }
+  for _, ctr in ipairs(centers) do
+    local mx, my = ctr[1], ctr[2]
+    c:rect { x = mx - r, y = my - t / 2, w = 2 * r, h = t, color = "#000000" }
+    c:rect { x = mx - t / 2, y = my - r, w = t, h = 2 * r, color = "#000000" }
+    local q = r * 0.6
+    c:rect { x = mx - q, y = my - q, w = 2 * q, h = t, color = "#000000" }
+    c:rect { x = mx - q, y = my + q - t, w = 2 * q, h = t, color = "#000000" }
+    c:rect { x = mx - q, y = my - q, w = t, h = 2 * q, color = "#000000" }
+    c:rect { x = mx + q - t, y = my - q, w = t, h = 2 * q, color = "#000000" }
+  end
+end
+
+-- Starts page `pg` on the canvas (creating it for the first page).
+function Document:begin_page(c, pg)
+  local off = self.bleed + self.slug
+  local w, h = pg.width + 2 * off, pg.height + 2 * off
+  if not c then c = ct.canvas { width = w, height = h }
+  else c:new_page { width = w, height = h } end
+  local bg = pg.background or self.background
+  if bg then
+    if self.slug > 0 then
+      c:rect { x = self.slug, y = self.slug, w = pg.width + 2 * self.bleed, h = pg.height + 2 * self.bleed,
+        color = bg }
+    else
+      c:background(bg)
+    end
+  end
+  return c, off
+end
+
+function Document:end_page(c, pg, off)
+  if self.crop_marks then print_marks(c, off, self.bleed, self.slug, pg.width, pg.height) end
+end
+
+--- Renders every page on a new canvas.
+-- @treturn Canvas
+-- @treturn table a report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
+function Document:render()
+  if #self.pages == 0 then fail(self, "has no pages") end
+  local c
+  local report = { overflows = {}, pages = 0 }
+  local pending = {}         -- frame -> overflow paragraphs for the frame that follows it
+  for _, pg in ipairs(self.pages) do
+    local off
+    c, off = self:begin_page(c, pg)
+    report.pages = report.pages + 1
+    for _, im in ipairs(pg.images) do
+      if not c.image then fail(im, "images need canvas:image, which this build lacks") end
+      local ok, err = pcall(c.image, c, { im.path, x = off + im.x, y = off + im.y, w = im.width,
+        h = im.height, fit = im.fit })
+      if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end
+    end
+    local continued = {}
+    for _, fr in ipairs(pg.frames) do
+      local paras, fstyle = self:layout_paras(fr)
+      if fr.follows then
+        local prev = fr.follows
+        if not prev.done then fail(fr, "follows: the frame it follows must come before it") end
+        paras = pending[prev] or {}
+        pending[prev] = nil
+        fstyle = prev.fstyle
+      end
+      fr.fstyle = fstyle
+      local over = self:set_frame(c, fr, paras, fstyle, off, off)
+      fr.done = true
+      if over then
+        local head = fr
+        while head.follows do head = head.follows end
+        if fr.followed_by then pending[fr] = over
+        elseif head.overflow_mode == "continue" or fr.overflow_mode == "continue" then
+          continued[#continued + 1] = { frame = fr, paras = over }
+        else
+          report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
+          if fr.overflow_mode ~= "hide" then
+            layout.warn(("%sthe text overflows (%d characters not drawn)")
+              :format(fr.where or (fr.what .. ": "), count_chars(over)))
+          end
+        end
+      end
+    end
+    self:end_page(c, pg, off)
+    -- overflow that continues: more pages like this one, with only those frames
+    local extra = 0
+    while #continued > 0 do
+      extra = extra + 1
+      if extra > MAX_OVERFLOW_PAGES then
+        fail(continued[1].frame, ("the text needs more than %d continuation pages"):format(MAX_OVERFLOW_PAGES))
+      end
+      c, off = self:begin_page(c, pg)
+      report.pages = report.pages + 1
+      local again = {}
+      for _, cont in ipairs(continued) do
+        local before = count_chars(cont.paras)
+        local over = self:set_frame(c, cont.frame, cont.paras, cont.frame.fstyle, off, off)
+        if over then
+          if count_chars(over) >= before then
+            fail(cont.frame, "the text does not fit an empty frame (it is too small for one line)")
+          end
+          again[#again + 1] = { frame = cont.frame, paras = over }
+        end
+      end
+      self:end_page(c, pg, off)
+      continued = again
+    end
+  end
+  for fr, over in pairs(pending) do
+    local n = count_chars(over)
+    report.overflows[#report.overflows + 1] = { frame = fr.followed_by, characters = n }
+    layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
+      :format(fr.where or (fr.what .. ": "), n))
+  end
+  return c, report
+end
+
+--- Renders and writes the document: `.pdf` (every page, with the title, author, subject
+--- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
+-- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`).
+-- @treturn true|nil, msg
+-- @treturn Canvas the rendered canvas
+function Document:write(path, opts)
+  if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
+  opts = opts or {}
+  local c, report = self:render()
+  local wo = {}
+  for k, v in pairs(opts) do wo[k] = v end
+  if path == "-" and not wo.format then wo.format = "pdf" end
+  local ext = path:match("%.(%w+)$")
+  local pdf = (wo.format == "pdf") or (not wo.format and ext and ext:lower() == "pdf") or path == "-"
+  if pdf then
+    for k, v in pairs(self.meta) do if wo[k] == nil then wo[k] = v end end
+  end
+  local ok, err, code = c:write(path, wo)
+  return ok, err, code, c, report
+end
+
+M.Document, M.Page, M.Frame = Document, Page, Frame
+
+-- ---- XML -----------------------------------------------------------------------------------
+
+local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "align", "tracking", "features",
+  "lang", "dir", "hyphenate" }
 
 local function list(...)
   local s = {}
@@ -22,10 +675,12 @@ end
 
 local ATTRS = {
   document = { "title", "author", "subject", "keywords", "size", "orientation", "margin", "bleed",
-               "crop-marks", "background" },
+               "crop-marks", "slug", "background" },
   style = list({ "name", "parent" }, STYLE_ATTRS),
-  page = { "size", "orientation", "background" },
-  frame = { "x", "y", "width", "height", "valign", "style" },
+  page = { "size", "orientation", "background", "margin" },
+  frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
+    "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size" }, STYLE_ATTRS),
+  image = { "src", "x", "y", "width", "height", "fit" },
   p = list({ "style", "indent" }, STYLE_ATTRS),
   span = list({ "style" }, STYLE_ATTRS),
   br = {},
@@ -36,15 +691,18 @@ for el, attrs in pairs(ATTRS) do
   for _, a in ipairs(attrs) do ALLOWED[el][a] = true end
 end
 
-local Doc = {}
-Doc.__index = Doc
+local Reader = {}
+Reader.__index = Reader
 
--- Raises "FILE:LINE: <elem>: msg" (no position prefix from Lua).
-function Doc:fail(node, msg)
-  error(("%s:%d: <%s>: %s"):format(self.name, node.line or 0, node.tag, msg), 0)
+function Reader:where(node)
+  return ("%s:%d: <%s>: "):format(self.name, node.line or 0, node.tag)
 end
 
-function Doc:check_attrs(node)
+function Reader:fail(node, msg)
+  error(self:where(node) .. msg, 0)
+end
+
+function Reader:check_attrs(node)
   local allowed = ALLOWED[node.tag]
   local keys = {}
   for k in pairs(node.attrs) do keys[#keys + 1] = k end
@@ -59,7 +717,7 @@ function Doc:check_attrs(node)
 end
 
 -- Children elements, refusing text that is not white space.
-function Doc:elements(node, allowed)
+function Reader:elements(node, allowed)
   local out = {}
   for _, c in ipairs(node.children) do
     if type(c) == "string" then
@@ -78,108 +736,36 @@ function Doc:elements(node, allowed)
   return out
 end
 
--- ---- values -----------------------------------------------------------------------
-
-function Doc:length(node, attr, min)
+function Reader:yesno(node, attr)
   local v = node.attrs[attr]
   if v == nil then return nil end
-  local n, err = paper.parse_length(v)
-  if not n then self:fail(node, attr .. ": " .. err) end
-  if min and n < min then self:fail(node, ("%s: must be at least %g pt, got '%s'"):format(attr, min, v)) end
-  return n
+  if v == "yes" or v == "true" then return true end
+  if v == "no" or v == "false" then return false end
+  self:fail(node, ("%s: expected yes, no, got '%s'"):format(attr, v))
 end
 
-function Doc:enum(node, attr, values)
-  local v = node.attrs[attr]
-  if v == nil then return nil end
-  for _, ok in ipairs(values) do if v == ok then return v end end
-  self:fail(node, ("%s: expected %s, got '%s'"):format(attr, table.concat(values, ", "), v))
-end
-
-function Doc:color(node, attr)
-  local v = node.attrs[attr]
-  if v == nil then return nil end
-  if not pcall(ct.parse_color, v) then
-    self:fail(node, ("%s: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(attr, v))
-  end
-  return v
-end
-
-function Doc:font(node, name)
-  local f = self.fonts[name]
-  if f then return f end
-  local path = name
-  if self.dir and not name:match("^/") and name:find("/") then
-    local cand = self.dir .. "/" .. name
-    local h = io.open(cand, "rb")
-    if h then h:close(); path = cand end
-  end
-  local font, err = ct.open_font(path)
-  if not font then self:fail(node, ("font: %s"):format(err)) end
-  self.fonts[name] = font
-  return font
-end
-
--- Style attributes of a node as a table of run fields (only those present).
-function Doc:style_fields(node)
-  local s = {}
+-- Style attributes of an element as model fields (only those present).
+function Reader:style_fields(node)
   local a = node.attrs
-  if a.font then s.font = self:font(node, a.font) end
-  s.size = self:length(node, "size", 0.01)
-  if a.leading then
-    local pct = a.leading:match("^%s*([%d.]+)%%%s*$")
-    if pct then s.leading_factor = tonumber(pct) / 100
-      if not s.leading_factor then self:fail(node, "leading: bad percentage '" .. a.leading .. "'") end
-    else s.leading = self:length(node, "leading", 0) end
-  end
-  s.color = self:color(node, "color")
+  local s = { font = a.font, size = a.size, leading = a.leading, color = a.color, align = a.align,
+    tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir }
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
-  s.align = self:enum(node, "align", { "left", "right", "center", "justify" })
-  s.tracking = self:length(node, "tracking")
-  s.features = a.features
+  s.hyphenate = self:yesno(node, "hyphenate")
+  if s.size then
+    local v, err = paper.parse_length(s.size)
+    if not v then self:fail(node, "size: " .. err) end
+    if v < 0.01 then self:fail(node, ("size: must be at least 0.01 pt, got '%s'"):format(a.size)) end
+  end
   return s
 end
 
-local function merge(base, over)
-  local r = {}
-  for k, v in pairs(base) do r[k] = v end
-  for k, v in pairs(over) do r[k] = v end
-  if over.size and not over.leading and not over.leading_factor and base.leading_factor == nil then
-    r.leading = nil            -- a new size without a leading: 1.2 × the new size
-  end
-  if over.leading_factor then r.leading = nil end
-  if over.leading then r.leading_factor = nil end
-  return r
-end
-
--- The resolved fields of the style named `name` (parents first).
-function Doc:style(node, name, seen)
-  local st = self.styles[name]
-  if not st then
-    local names = {}
-    for k in pairs(self.styles) do names[#names + 1] = k end
-    table.sort(names)
-    self:fail(node, ("unknown style '%s'%s"):format(name,
-      #names > 0 and " (defined: " .. table.concat(names, ", ") .. ")" or " (no styles defined)"))
-  end
-  if st.resolved then return st.resolved end
-  seen = seen or {}
-  if seen[name] then self:fail(st.node, ("style '%s' inherits from itself"):format(name)) end
-  seen[name] = true
-  local base = {}
-  if st.node.attrs.parent then base = self:style(st.node, st.node.attrs.parent, seen) end
-  st.resolved = merge(base, st.fields)
-  return st.resolved
-end
-
--- ---- text ------------------------------------------------------------------------------
-
--- Collects the runs of a <p> (and its <span>s) into `runs`.
-function Doc:collect(node, style, runs)
+-- Collects the runs of a <p> (and its <span>s) into `runs`; `layers` are the enclosing
+-- spans' styles.
+function Reader:collect(node, layers, runs)
   for _, c in ipairs(node.children) do
     if type(c) == "string" then
       local t = c:gsub("%s+", " ")
-      if t ~= "" then runs[#runs + 1] = { text = t, style = style, node = node } end
+      if t ~= "" then runs[#runs + 1] = { text = t, _layers = layers, _where = self:where(node), node = node } end
     else
       if c.tag ~= "span" and c.tag ~= "br" then
         self:fail(c, ("unknown element here (in <%s>: <span>, <br>)"):format(node.tag))
@@ -187,12 +773,13 @@ function Doc:collect(node, style, runs)
       self:check_attrs(c)
       if c.tag == "br" then
         if #c.children > 0 then self:fail(c, "must be empty") end
-        runs[#runs + 1] = { text = "\u{2028}", style = style, node = c }
+        runs[#runs + 1] = { text = "\u{2028}", _layers = layers, _where = self:where(c) }
       else
-        local s = style
-        if c.attrs.style then s = merge(s, self:style(c, c.attrs.style)) end
-        s = merge(s, self:style_fields(c))
-        self:collect(c, s, runs)
+        local sub = {}
+        for i, l in ipairs(layers) do sub[i] = l end
+        local obj = { where = self:where(c) }
+        sub[#sub + 1] = { style = c.attrs.style, fields = self.doc:style_fields(obj, self:style_fields(c)), obj = obj }
+        self:collect(c, sub, runs)
       end
     end
   end
@@ -222,176 +809,147 @@ local function trim(runs)
   return out
 end
 
-function Doc:paragraph(p, frame_style)
-  local style = frame_style
-  if p.attrs.style then style = merge(style, self:style(p, p.attrs.style)) end
-  style = merge(style, self:style_fields(p))
-  local runs = trim((function() local r = {}; self:collect(p, style, r); return r end)())
-  local para = { align = style.align, first_line_indent = self:length(p, "indent") }
-  for _, r in ipairs(runs) do
-    local s = r.style
-    if not s.font then
-      self:fail(r.node, "no font (give font= here, or in a <style> it uses)")
-    end
-    local size = s.size or 12
-    local leading = s.leading or (s.leading_factor and s.leading_factor * size) or nil
-    para[#para + 1] = { text = r.text, font = s.font, size = size, leading = leading,
-      tracking = s.tracking, color = s.color, palette = s.palette, features = s.features }
-  end
-  return para
-end
-
--- ---- pages --------------------------------------------------------------------------------
-
-function Doc:page_size(node, default_w, default_h)
-  local size, orient = node.attrs.size, self:enum(node, "orientation", { "portrait", "landscape" })
-  if not size then
-    if orient then
-      local w, h = default_w, default_h
-      if (orient == "landscape") == (w < h) then w, h = h, w end
-      return w, h
-    end
-    return default_w, default_h
-  end
-  local a, b = size:match("^%s*(%S+)%s*[x ]%s*(%S+)%s*$")
-  if a and b then
-    local w, e1 = paper.parse_length(a)
-    local h, e2 = paper.parse_length(b)
-    if not w or not h then self:fail(node, "size: " .. (e1 or e2)) end
-    if w <= 0 or h <= 0 then self:fail(node, "size: sides must be positive") end
-    return w, h
-  end
-  local ok, w, h = pcall(paper.size, size, orient)
-  if not ok then
-    self:fail(node, "size: " .. tostring(w):gsub("^bad argument #1 to 'size' %((.*)%)$", "%1"))
-  end
-  return w, h
-end
-
-function Doc:frame(c, fr, ox, oy, trim_w, trim_h, margin)
-  local x = self:length(fr, "x") or margin
-  local y = self:length(fr, "y") or margin
-  local w = self:length(fr, "width", 0.01) or trim_w - x - margin
-  local h = self:length(fr, "height", 0) or trim_h - y - margin
-  if w <= 0 then self:fail(fr, "width: the frame has no room (check x, width and the margin)") end
-  if h < 0 then h = 0 end
-  local valign = self:enum(fr, "valign", { "top", "middle", "bottom" })
-  local style = self.base
-  if fr.attrs.style then style = merge(style, self:style(fr, fr.attrs.style)) end
-  local paras = {}
-  for _, p in ipairs(self:elements(fr, { p = true })) do
-    paras[#paras + 1] = self:paragraph(p, style)
-  end
-  local ok, lines, over = pcall(layout.paragraphs, paras,
-    { width = w, height = h, x = ox + x, y = oy + y, valign = valign, font = style.font,
-      size = style.size }, "frame")
-  if not ok then self:fail(fr, tostring(lines)) end
-  if over then
-    local n = 0
-    for _, r in ipairs(over) do n = n + utf8.len(r.text) end
-    io.stderr:write(("chromatype: warning: %s:%d: <frame>: the text overflows (%d characters not drawn)\n")
-      :format(self.name, fr.line, n))
-  end
-  local okd, err = pcall(layout.draw_lines, c, lines)
-  if not okd then self:fail(fr, tostring(err)) end
-end
-
--- Crop marks: 0.25 pt lines on the trim lines, in the bleed, at the four corners.
-local function crop_marks(c, bleed, tw, th)
-  local t = 0.25
-  local x0, y0, x1, y1 = bleed, bleed, bleed + tw, bleed + th
-  local len = bleed
-  for _, cx in ipairs({ x0, x1 }) do
-    for _, cy in ipairs({ y0, y1 }) do
-      local hx = cx == x0 and 0 or x1        -- horizontal mark, outside the trim
-      local vy = cy == y0 and 0 or y1
-      c:rect { x = hx, y = cy - t / 2, w = len, h = t, color = "#000000" }
-      c:rect { x = cx - t / 2, y = vy, w = t, h = len, color = "#000000" }
+function Reader:frame(page, fr, frames_by_id)
+  local a = fr.attrs
+  local opts = self:style_fields(fr)
+  opts.x, opts.y, opts.width, opts.height = a.x, a.y, a.width, a.height
+  opts.valign, opts.style, opts.overflow = a.valign, a.style, a.overflow
+  opts.fit, opts.fit_to, opts.fit_features = a.fit, a["fit-to"], a["fit-features"]
+  for _, k in ipairs({ "fit-tracking", "fit-width", "fit-size" }) do
+    if a[k] then
+      local v = tonumber(a[k])
+      if not v then self:fail(fr, ("%s: expected a number, got '%s'"):format(k, a[k])) end
+      opts[k:gsub("-", "_")] = v
     end
   end
+  if a.follows then
+    local prev = frames_by_id[a.follows]
+    if not prev then self:fail(fr, ("follows: no frame with id '%s' before this one"):format(a.follows)) end
+    opts.follows = prev
+  end
+  opts._where = self:where(fr)
+  local frame = page:frame(opts)
+  if a.id then
+    if frames_by_id[a.id] then self:fail(fr, ("id: '%s' is used twice"):format(a.id)) end
+    frames_by_id[a.id] = frame
+  end
+  local ps = self:elements(fr, { p = true })
+  if a.follows and #ps > 0 then self:fail(fr, "a frame that follows another takes no text of its own") end
+  for _, p in ipairs(ps) do
+    local runs = {}
+    self:collect(p, {}, runs)
+    runs = trim(runs)
+    for _, r in ipairs(runs) do r.node = nil end
+    local fields = self:style_fields(p)
+    fields.style = p.attrs.style
+    fields.indent = p.attrs.indent
+    fields._where = self:where(p)
+    frame:paragraph(runs, fields)
+  end
 end
 
---- Renders a document.
+--- Reads an XML document into a Document.
+-- @tparam string xml the document text
+-- @tparam[opt] string name its file name, for messages and relative paths
+-- @treturn Document
+function M.from_xml(xml, name)
+  if type(xml) ~= "string" then
+    error(("bad argument #1 to 'from_xml' (string expected, got %s)"):format(type(xml)), 2)
+  end
+  name = name or "<document>"
+  local root, err = ct.parse_xml(xml, name)
+  if not root then error(err, 0) end
+  local self = setmetatable({ name = name }, Reader)
+  if root.tag ~= "document" then self:fail(root, "the root element must be <document>") end
+  self:check_attrs(root)
+  local kids = self:elements(root, { style = true, page = true })
+  local a = root.attrs
+  local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
+    size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
+    background = a.background, crop_marks = self:yesno(root, "crop-marks"),
+    base_dir = name:match("^(.*)/[^/]*$") }
+  dopts._where = self:where(root)
+  -- check the document's own values with XML messages
+  for _, k in ipairs({ "margin", "bleed", "slug" }) do
+    if dopts[k] then
+      local v, e = paper.parse_length(dopts[k])
+      if not v then self:fail(root, k .. ": " .. e) end
+      if v < 0 then self:fail(root, ("%s: must be at least 0 pt, got '%s'"):format(k, dopts[k])) end
+    end
+  end
+  if a.background and not pcall(ct.parse_color, a.background) then
+    self:fail(root, ("background: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(a.background))
+  end
+  local w, h = page_size(a.size, a.orientation, paper.size("A4"))
+  if not w then self:fail(root, h) end
+  local ok, doc = pcall(M.new, dopts)
+  if not ok then self:fail(root, tostring(doc)) end
+  doc.where = self:where(root)
+  self.doc = doc
+
+  -- styles first (they may be used before they are defined)
+  for _, el in ipairs(kids) do
+    if el.tag == "style" then
+      for _, ch in ipairs(el.children) do
+        if type(ch) ~= "string" or ch:find("%S") then self:fail(el, "must be empty") end
+      end
+      local n = el.attrs.name
+      if not n or n == "" then self:fail(el, "needs a name= attribute") end
+      if doc.styles[n] then self:fail(el, ("style '%s' is defined twice"):format(n)) end
+      local f = self:style_fields(el)
+      f.parent = el.attrs.parent
+      f._where = self:where(el)
+      doc:style(n, f)
+    end
+  end
+  local frames_by_id = {}
+  local npages = 0
+  for _, el in ipairs(kids) do
+    if el.tag == "page" then
+      npages = npages + 1
+      local pa = el.attrs
+      if pa.background and not pcall(ct.parse_color, pa.background) then
+        self:fail(el, ("background: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(pa.background))
+      end
+      local page = doc:page { size = pa.size, orientation = pa.orientation, background = pa.background,
+        margin = pa.margin, _where = self:where(el) }
+      for _, ch in ipairs(self:elements(el, { frame = true, image = true })) do
+        if ch.tag == "frame" then self:frame(page, ch, frames_by_id)
+        else
+          if #ch.children > 0 then self:fail(ch, "must be empty") end
+          if not ch.attrs.src then self:fail(ch, "needs a src= attribute") end
+          page:image { ch.attrs.src, x = ch.attrs.x, y = ch.attrs.y, width = ch.attrs.width,
+            height = ch.attrs.height, fit = ch.attrs.fit, _where = self:where(ch) }
+        end
+      end
+    end
+  end
+  if npages == 0 then self:fail(root, "has no <page>") end
+  return doc
+end
+
+--- Renders an XML document.
 -- @tparam string xml the document text
 -- @tparam[opt] string name its file name, for messages and relative font paths
 -- @tparam[opt] string out_path where to write: .pdf, .png (one file per page: name-1.png, ...),
 --   .svg, or "-" (PDF on standard output); absent: no file
--- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg")
+-- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg"), `text_layer`, `cmyk`
 -- @treturn Canvas the canvas (every page), then `true` or `nil, msg` from canvas:write
 function M.render(xml, name, out_path, opts)
   if type(xml) ~= "string" then
     error(("bad argument #1 to 'render' (string expected, got %s)"):format(type(xml)), 2)
   end
-  name = name or "<document>"
   opts = opts or {}
   for k in pairs(opts) do
-    if k ~= "dpi" and k ~= "format" then
-      error(("bad argument #4 to 'render' (unknown field '%s' (expected dpi, format))"):format(tostring(k)), 2)
+    if k ~= "dpi" and k ~= "format" and k ~= "text_layer" and k ~= "cmyk" then
+      error(("bad argument #4 to 'render' (unknown field '%s' (expected dpi, format, text_layer, cmyk))")
+        :format(tostring(k)), 2)
     end
   end
-  local root, err = ct.parse_xml(xml, name)
-  if not root then error(err, 0) end
-  local self = setmetatable({ name = name, fonts = {}, styles = {},
-    dir = name:match("^(.*)/[^/]*$") }, Doc)
-  if root.tag ~= "document" then
-    self:fail(root, "the root element must be <document>")
-  end
-  self:check_attrs(root)
-  local kids = self:elements(root, { style = true, page = true })
-
-  -- styles first (they may be used before they are defined)
-  for _, el in ipairs(kids) do
-    if el.tag == "style" then
-      if #el.children > 0 then
-        for _, ch in ipairs(el.children) do
-          if type(ch) ~= "string" or ch:find("%S") then self:fail(el, "must be empty") end
-        end
-      end
-      local n = el.attrs.name
-      if not n or n == "" then self:fail(el, "needs a name= attribute") end
-      if self.styles[n] then self:fail(el, ("style '%s' is defined twice"):format(n)) end
-      self.styles[n] = { node = el, fields = self:style_fields(el) }
-    end
-  end
-  self.base = self.styles.default and self:style(root, "default") or {}
-
-  local tw, th = self:page_size(root, paper.size("A4"))
-  local margin = self:length(root, "margin", 0) or paper.parse_length("15mm")
-  local bleed = self:length(root, "bleed", 0) or 0
-  local marks = self:enum(root, "crop-marks", { "yes", "no" }) == "yes"
-  local doc_bg = self:color(root, "background")
-
-  local pages = {}
-  for _, el in ipairs(kids) do if el.tag == "page" then pages[#pages + 1] = el end end
-  if #pages == 0 then self:fail(root, "has no <page>") end
-
-  local c = ct.canvas { width = tw + 2 * bleed, height = th + 2 * bleed }
-  for i, pg in ipairs(pages) do
-    local pw, ph = self:page_size(pg, tw, th)
-    if math.abs(pw - tw) > 0.01 or math.abs(ph - th) > 0.01 then
-      self:fail(pg, "size: pages of different sizes are not supported yet")
-    end
-    if i > 1 then c:new_page() end
-    local bg = self:color(pg, "background") or doc_bg
-    if bg then c:background(bg) end
-    for _, fr in ipairs(self:elements(pg, { frame = true })) do
-      self:frame(c, fr, bleed, bleed, tw, th, margin)
-    end
-    if marks and bleed > 0 then crop_marks(c, bleed, tw, th) end
-  end
-
-  if not out_path then return c, true end
-  local wo = { title = root.attrs.title, author = root.attrs.author, subject = root.attrs.subject,
-    keywords = root.attrs.keywords, dpi = opts.dpi, format = opts.format }
-  if out_path == "-" and not wo.format then wo.format = "pdf" end
-  local ext = out_path:match("%.(%w+)$")
-  if ext and ext:lower() ~= "pdf" then
-    wo.title, wo.author, wo.subject, wo.keywords = nil, nil, nil, nil
-  end
-  if wo.format and wo.format ~= "pdf" then
-    wo.title, wo.author, wo.subject, wo.keywords = nil, nil, nil, nil
-  end
-  return c, c:write(out_path, wo)
+  local doc = M.from_xml(xml, name)
+  if not out_path then return (doc:render()), true end
+  local ok, err, code, c = doc:write(out_path, opts)
+  return c, ok, err, code
 end
 
 return M

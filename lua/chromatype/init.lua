@@ -39,6 +39,14 @@ function M.inch(x) return number_arg("inch", x) * 72 end
 -- @treturn number points
 function M.pt(x) return number_arg("pt", x) end
 
+--- A new document (pages, frames, paragraphs): see chromatype.document and docs/documents.md.
+-- @tparam[opt] table opts size, orientation, margin, bleed, crop_marks, slug, background,
+--   title, author, subject, keywords, base_dir
+-- @treturn Document
+function M.document(opts)
+  return require("chromatype.document").new(opts)
+end
+
 --- Non-raising variants.
 -- `ct.safe.f(...)` calls `ct.f(...)` under `pcall` and returns its results, or
 -- `nil, msg` when it raised.  `ct.safe.call(obj, "method", ...)` does the same

@@ -387,32 +387,36 @@ static unsigned standin_glyph(const standin_t *s, double advance, int is_space) 
   return s->gid[best];
 }
 
-/* cairo clusters from HarfBuzz's, in logical order (glyph `ord[j]` is the j-th in the
-   text): runs of glyphs with one cluster value, each covering the bytes up to the next
-   cluster.  (Right-to-left runs are reversed rather than sent with cairo's BACKWARD flag:
-   cairo 1.16 checks backward clusters against the text read forwards.)  Returns the number
-   of clusters, or -1 when they would not cover the text exactly as cairo demands. */
-static int make_clusters(const ct_op_t *op, const unsigned *ord, cairo_text_cluster_t *cl) {
+/* cairo clusters from HarfBuzz's, in the order of the glyphs (visual order, which is what
+   PDF readers expect: pdftotext reverses right-to-left characters itself, and splits words
+   it sees drawn backwards).  Each run of glyphs with one cluster value covers the bytes up
+   to the next larger cluster value; `out` receives the text in glyph order (for a
+   right-to-left run, the clusters reversed, each still in logical order), as cairo checks
+   the clusters against the text read forwards.  Returns the number of clusters, or -1
+   when they would not cover the text exactly once. */
+static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl, char *out) {
   const ct_placed_t *it = op->u.glyphs.items;
   const char *text = op->u.glyphs.text;
   unsigned n = op->u.glyphs.count, i = 0, k = 0;
-  size_t len = op->u.glyphs.text_len, covered = 0;
+  size_t len = op->u.glyphs.text_len, total = 0;
   while (i < n) {
     unsigned j = i, m;
-    uint32_t start = it[ord[i]].cluster, next = (uint32_t)len;
-    while (j < n && it[ord[j]].cluster == start) j++;
+    uint32_t start = it[i].cluster, next = (uint32_t)len;
+    while (j < n && it[j].cluster == start) j++;
     for (m = 0; m < n; m++)   /* the next larger cluster value bounds this one's bytes */
       if (it[m].cluster > start && it[m].cluster < next) next = it[m].cluster;
-    if (start != covered || next < start) return -1;   /* not monotone: leave it out */
-    cl[k].num_bytes = (int)(next - start);
-    cl[k].num_glyphs = (int)(j - i);
+    if (start > len || next < start) return -1;
     /* whole UTF-8 characters only */
     if (next < len && ((unsigned char)text[next] & 0xC0) == 0x80) return -1;
-    covered = next;
+    if (total + (next - start) > len) return -1;
+    memcpy(out + total, text + start, next - start);
+    total += next - start;
+    cl[k].num_bytes = (int)(next - start);
+    cl[k].num_glyphs = (int)(j - i);
     k++;
     i = j;
   }
-  return covered == len ? (int)k : -1;
+  return total == len ? (int)k : -1;
 }
 
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
@@ -426,26 +430,24 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
     cairo_font_face_t *face;
     cairo_glyph_t *glyphs;
     cairo_text_cluster_t *clusters;
-    unsigned *ord;
+    char *vtext;
     int nclusters;
     unsigned n = op->kind == CT_OP_GLYPHS ? op->u.glyphs.count : 0;
     if (n == 0 || !op->u.glyphs.text) continue;
     face = ct_font_get_cairo_face(op->u.glyphs.font);
     glyphs = malloc(n * sizeof *glyphs);
     clusters = malloc(n * sizeof *clusters);
-    ord = malloc(n * sizeof *ord);
-    if (ord)
-      for (j = 0; j < n; j++) ord[j] = op->u.glyphs.rtl ? n - 1 - j : j;   /* logical order */
-    if (glyphs && clusters && ord && (nclusters = make_clusters(op, ord, clusters)) > 0) {
+    vtext = malloc(op->u.glyphs.text_len + 1);
+    if (glyphs && clusters && vtext && (nclusters = make_clusters(op, clusters, vtext)) > 0) {
       cairo_text_extents_t ext;
       for (j = 0; j < n; j++) {
         /* a glyph with no outline (emoji fonts often leave the base glyph empty) would be
            dropped by cairo: a stand-in with ink carries its text (as ActualText) */
-        const ct_placed_t *it = &op->u.glyphs.items[ord[j]];
+        const ct_placed_t *it = &op->u.glyphs.items[j];
         unsigned gid = it->gid;
         if (face && !ct_font_get_outline(op->u.glyphs.font, gid)) gid = ct_font_get_inked_glyph(op->u.glyphs.font);
         glyphs[j].index = gid;
-        glyphs[j].x = it->x;   /* positions are explicit: the array order does not move them */
+        glyphs[j].x = it->x;
         glyphs[j].y = it->y;
       }
       cairo_set_font_size(cr, op->u.glyphs.scale * op->u.glyphs.font->upem);
@@ -459,17 +461,17 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
         if (!s) goto next;
         cairo_set_font_face(cr, s->face);
         for (j = 0; j < n; j++) {
-          const ct_placed_t *it = &op->u.glyphs.items[ord[j]];
+          const ct_placed_t *it = &op->u.glyphs.items[j];
           double adv = ct_font_get_glyph_advance(op->u.glyphs.font, it->gid) * op->u.glyphs.scale;
           int space = it->cluster < op->u.glyphs.text_len && op->u.glyphs.text[it->cluster] == ' ';
           glyphs[j].index = standin_glyph(s, adv / size, space);
         }
       }
-      cairo_show_text_glyphs(cr, op->u.glyphs.text, (int)op->u.glyphs.text_len, glyphs, (int)n,
+      cairo_show_text_glyphs(cr, vtext, (int)op->u.glyphs.text_len, glyphs, (int)n,
                              clusters, nclusters, 0);
     }
   next:
-    free(ord);
+    free(vtext);
     free(glyphs);
     free(clusters);
   }
