@@ -66,6 +66,7 @@ typedef struct {
   uint32_t tag;                /* e.g. 'wght' */
   char     tag_str[5];
   double   min, def, max;
+  double   value;              /* the font's current location on the axis */
   char     name[128];
   int      hidden;
 } ct_axis_t;

@@ -689,8 +689,8 @@ end
 
 local instances = setmetatable({}, { __mode = "k" })
 
--- The font at another value of its width axis (a fresh face: set_variations changes a font
--- for every user), or nil.
+-- The font at another value of its width axis, its other axes where they are (a fresh
+-- face: set_variations changes a font for every user), or nil.
 local function width_instance(font, value)
   local per = instances[font]
   if not per then per = {}; instances[font] = per end
@@ -701,7 +701,10 @@ local function width_instance(font, value)
     local info = font:info()
     local okf, nf = pcall(ct.open_font, info.path, { index = info.face_index })
     if okf and nf then
-      nf:set_variations({ wdth = key })
+      local loc = {}
+      for _, a in ipairs(font:axes()) do loc[a.tag] = a.value end
+      loc.wdth = key
+      nf:set_variations(loc)
       f = nf
     end
     per[key] = f
@@ -802,7 +805,7 @@ local function fit_cascade(paras, opts, base, fname, warned, steps)
     elseif step == "width" then
       local a = first_font0 and width_axis(first_font0)
       if a then
-        lo, hi = math.max(a.min, opts.fit_width or a.min), a.default
+        lo, hi = math.max(a.min, opts.fit_width or a.min), a.value
         set = function(v) fp.wdth = v end
       end
     elseif step == "alternates" then

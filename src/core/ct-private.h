@@ -34,6 +34,8 @@ struct ct_font {
   cairo_font_face_t *cairo_face;    /* for the PDF text layer */
   unsigned       inked_glyph;   /* 1 + a glyph with an outline, 0 until looked for */
   unsigned       upem;
+  int            var_set;       /* set_variations has run: axis_value holds the location */
+  double         axis_value[64];
   unsigned       glyph_count;
   unsigned       color_formats;
   /* warnings met while building cached trees, until a caller takes them */

@@ -418,6 +418,7 @@ int ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis) {
   axis->min = a.min_value;
   axis->def = a.default_value;
   axis->max = a.max_value;
+  axis->value = font->var_set && i < 64 ? font->axis_value[i] : a.default_value;
   axis->hidden = (a.flags & HB_OT_VAR_AXIS_FLAG_HIDDEN) != 0;
   hb_ot_name_get_utf8(font->hb_face, a.name_id, HB_LANGUAGE_INVALID, &len, axis->name);
   return 0;
@@ -481,6 +482,8 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
   if (fe && (has_table(font, TAG('g', 'v', 'a', 'r')) || has_table(font, TAG('C', 'F', 'F', '2'))))
     return ct_set_error(err, ct_from_ft_error(fe), "%s: cannot set variations: %s", font->name,
                         ct_ft_error_string(fe));
+  for (i = 0; i < naxes && i < 64; i++) font->axis_value[i] = coords[i] / 65536.0;
+  font->var_set = 1;
   ct_font_clear_outlines(font);
   ct_font_clear_paints(font);   /* COLRv1 trees depend on the location */
   return CT_OK;

@@ -211,7 +211,7 @@ static int l_font_axes(lua_State *L) {
   for (i = 0; i < n; i++) {
     ct_axis_t a;
     if (ct_font_get_axis(font, i, &a) != 0) continue;
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 7);
     setstr(L, "tag", a.tag_str);
     setstr(L, "name", a.name);
     lct_pushnum(L, a.min);
@@ -220,6 +220,8 @@ static int l_font_axes(lua_State *L) {
     lua_setfield(L, -2, "default");
     lct_pushnum(L, a.max);
     lua_setfield(L, -2, "max");
+    lct_pushnum(L, a.value);
+    lua_setfield(L, -2, "value");
     lua_pushboolean(L, a.hidden);
     lua_setfield(L, -2, "hidden");
     lua_rawseti(L, -2, ++k);

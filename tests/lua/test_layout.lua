@@ -319,6 +319,16 @@ return {
     assert(math.abs(fit.steps[1].value - 80) < 0.5, "wdth " .. fit.steps[1].value)
     assert(lines[1].natural <= 40 + 1e-6 and lines[1].natural > 39.5, "natural " .. lines[1].natural)
   end },
+  { "the width step starts from the font's current width and leaves the font alone", function()
+    local w2 = assert(ct.open_font(font_path("ct-wdth.ttf")))
+    w2:set_variations { wdth = 90 }
+    eq(w2:axes()[1].value, 90.0)
+    local lines, _, _, fit = layout.lines("abcdefghij", { font = w2, size = 10, width = 40, fit_to = "line", fit = "width" })
+    eq(fit.fits, true)
+    assert(math.abs(fit.steps[1].value - 80) < 0.5, "wdth " .. fit.steps[1].value)
+    eq(w2:axes()[1].value, 90.0, "the caller's font keeps its width")
+    assert(lines[1].items[1].font ~= w2, "drawn with an instance")
+  end },
   { "fit a line by alternates", function()
     local lines, _, _, fit = layout.lines("abcdefghij", wopts { width = 40, fit_to = "line", fit = "alternates" })
     eq(fit.fits, true)
