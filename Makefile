@@ -39,7 +39,7 @@ TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
 $(B)/deps.stamp: scripts/install-deps.sh
-	@pkg-config --exists $(PKGS) 2>/dev/null && command -v lua5.4 >/dev/null || scripts/install-deps.sh build
+	@scripts/install-deps.sh build
 	@mkdir -p $(B) && touch $@
 
 deps: $(B)/deps.stamp
