@@ -16,7 +16,7 @@ local M = {}
 
 -- Keys of a style (Lua names; XML uses the same with '-' for '_' and lang/dir aliases).
 local STYLE_KEYS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking",
-  "features", "language", "direction", "hyphenate", "indent", "format" }
+  "features", "language", "direction", "hyphenate", "indent", "format", "space_before", "space_after" }
 local FIT_KEYS = { "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
 local MAX_OVERFLOW_PAGES = 1000
 
@@ -204,7 +204,7 @@ function Document:style_fields(obj, t)
   local s = {}
   for k, v in pairs(t) do s[k] = v end
   if s.font ~= nil then s.font = self:font_value(obj, s.font) end
-  for _, k in ipairs({ "size", "tracking", "indent" }) do
+  for _, k in ipairs({ "size", "tracking", "indent", "space_before", "space_after" }) do
     if s[k] ~= nil then
       local v, err = length(s[k])
       if not v then fail(obj, ("%s: %s"):format(k, err)) end
@@ -457,7 +457,8 @@ function Document:layout_paras(fr)
     local ps = fstyle
     if p.style then ps = merge(ps, self:resolve(p.obj, p.style)) end
     ps = merge(ps, p.fields)
-    local para = { align = ps.align, first_line_indent = ps.indent }
+    local para = { align = ps.align, first_line_indent = ps.indent, space_before = ps.space_before,
+      space_after = ps.space_after }
     for _, r in ipairs(p.runs) do
       local s = ps
       for _, l in ipairs(r.layers) do
@@ -665,7 +666,7 @@ M.Document, M.Page, M.Frame = Document, Page, Frame
 -- ---- XML -----------------------------------------------------------------------------------
 
 local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "align", "tracking", "features",
-  "lang", "dir", "hyphenate" }
+  "lang", "dir", "hyphenate", "space-before", "space-after" }
 
 local function list(...)
   local s = {}
@@ -748,7 +749,8 @@ end
 function Reader:style_fields(node)
   local a = node.attrs
   local s = { font = a.font, size = a.size, leading = a.leading, color = a.color, align = a.align,
-    tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir }
+    tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir,
+    space_before = a["space-before"], space_after = a["space-after"] }
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
   s.hyphenate = self:yesno(node, "hyphenate")
   if s.size then

@@ -23,7 +23,7 @@ local PASS = { "palette", "overrides", "color", "format", "features", "language"
 local RUN_KEYS = { "font", "size", "leading", "tracking", "hyphenate", "script", "direction" }
 local OPT_KEYS = { "width", "height", "x", "y", "align", "valign", "first_line_indent",
   "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
-local PARA_KEYS = { "align", "first_line_indent", "continued" }
+local PARA_KEYS = { "align", "first_line_indent", "continued", "space_before", "space_after" }
 
 local ALIGN = { left = true, right = true, center = true, justify = true, start = true, ["end"] = true }
 local ALIGN_NAMES = "start, end, left, right, center or justify"
@@ -599,6 +599,10 @@ local function set_paragraphs(prepared, paras, opts, width)
       l.indent = i == 1 and indent or 0
       l.align = align
       l.para, l.pi = p, pi
+      if i == 1 and pi > 1 then
+        -- space between paragraphs: this one's space before and the previous one's after
+        l.space = (para.space_before or 0) + (paras[pi - 1].space_after or 0)
+      end
       l.from = l.segs[1] and l.segs[1].s or #p.text + 1
       all[#all + 1] = l
     end
@@ -610,7 +614,7 @@ local function set_paragraphs(prepared, paras, opts, width)
   local y, used, fit = 0, 0, #all
   for i, l in ipairs(all) do
     local asc, desc, lead = line_metrics(l, l.para.style)
-    local baseline = i == 1 and asc or y + lead
+    local baseline = i == 1 and asc or y + lead + (l.space or 0)
     if height and baseline + desc > height + 1e-6 then fit = i - 1; break end
     l.baseline, l.asc, l.desc, l.lead = baseline, asc, desc, lead
     y = baseline
@@ -889,9 +893,12 @@ function M.paragraphs(paras, opts, fname)
     if type(para) ~= "table" then argerr(fname, 1, ("paragraph %d: table expected"):format(pi)) end
     for k in pairs(para) do
       if type(k) ~= "number" and not set_of(PARA_KEYS)[k] then
-        argerr(fname, 1, ("paragraph %d: unknown field '%s' (expected align, first_line_indent, continued)")
+        argerr(fname, 1, ("paragraph %d: unknown field '%s' (expected align, first_line_indent, continued, space_before, space_after)")
           :format(pi, tostring(k)))
       end
+    end
+    for _, k in ipairs({ "space_before", "space_after", "first_line_indent" }) do
+      check_num(para, k, fname, 1, nil, ("paragraph %d: "):format(pi))
     end
     if para.align and not ALIGN[para.align] then
       argerr(fname, 1, ("paragraph %d: align: expected %s, got '%s'"):format(pi, ALIGN_NAMES, tostring(para.align)))

@@ -157,6 +157,13 @@ return {
     lines = layout.lines("A\nB", opts { width = 100 })
     eq(lines[2].y - lines[1].y, 12.0)
   end },
+  { "space before and after paragraphs", function()
+    local paras = { { { text = "A" }, space_after = 4 }, { { text = "B" }, space_before = 6 }, { { text = "C" } } }
+    local lines = layout.paragraphs(paras, opts { width = 100, leading = 20 })
+    eq(lines[2].y - lines[1].y, 30.0)
+    eq(lines[3].y - lines[2].y, 20.0)
+    eq(lines[1].y, 8.0, "no space at the frame top")
+  end },
   { "valign middle and bottom", function()
     local _, _, used = layout.lines("A", opts { width = 100, height = 50 })
     eq(used, 10.0)
