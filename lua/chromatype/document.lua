@@ -435,7 +435,13 @@ function Frame:paragraph(runs, fields)
 end
 
 --- Adds text: "\n" starts a paragraph, U+2028 breaks a line.  `fields` as in `paragraph`.
+--- `frame:text{"text", style = ..., ...}` is the same as `frame:text("text", {style = ...})`.
 function Frame:text(text, fields)
+  if type(text) == "table" and fields == nil then
+    local t = text
+    text, fields = t[1], {}
+    for k, v in pairs(t) do if k ~= 1 then fields[k] = v end end
+  end
   if type(text) ~= "string" then argerr("text", 1, "string expected, got " .. type(text)) end
   if not utf8.len(text) then argerr("text", 1, "text is not valid UTF-8") end
   for piece in (text:gsub("\r\n", "\n") .. "\n"):gmatch("(.-)\n") do

@@ -178,6 +178,7 @@ return {
     local fr = pg:frame { y = "20mm", height = "40mm" }
     fr:text("ABBA CAB\nDAD", { style = "red", align = "center" })
     fr:paragraph({ "AB ", { text = "CD", size = 30 } })
+    fr:text { "CAB BAD", color = "#0000ff", align = "right" }
     local out = tmpname(".pdf")
     local ok, err, _, c = d:write(out)
     assert(ok, err)
@@ -185,6 +186,7 @@ return {
     if have_pdftotext() then
       local t = pdftext(out)
       assert(t:find("ABBA CAB", 1, true) and t:find("DAD", 1, true) and t:find("AB CD", 1, true), t)
+      assert(t:find("CAB BAD", 1, true), t)
     end
   end },
   { "Lua API misuse raises naming the function", function()
@@ -294,6 +296,36 @@ return {
   end },
 
   -- the command line
+  { "chromatype DOC.xml options: --dpi, --format, --no-text-layer, stdin", function()
+    local exe = (os.getenv("CT_BUILD") or (ROOT .. "/build")) .. "/chromatype"
+    if not io.open(exe, "rb") then return end
+    local src = tmpname(".xml")
+    local h = assert(io.open(src, "w"))
+    h:write(doc('<page><frame><p>CAB</p></frame></page><page size="A7"/>'))
+    h:close()
+    local stem = tmpname("")
+    assert(os.execute(('"%s" "%s" -o "%s.png" --dpi 36'):format(exe, src, stem)))
+    local w, hh = ct.read_png(stem .. "-1.png")
+    eq({ w, hh }, { math.floor(105 * MM / 2 + 0.5), math.floor(148 * MM / 2 + 0.5) })
+    w = ct.read_png(stem .. "-2.png")
+    eq(w, math.floor(74 * MM / 2 + 0.5), "page 2 is A7")
+    os.remove(stem .. "-1.png"); os.remove(stem .. "-2.png")
+    -- stdin to a file whose format comes from --format
+    assert(os.execute(('"%s" - --format svg -o "%s.out" < "%s"'):format(exe, stem, src)))
+    local f1 = assert(io.open(stem .. "-1.out", "rb"))
+    assert(f1:read("a"):find("<svg", 1, true))
+    f1:close()
+    os.remove(stem .. "-1.out"); os.remove(stem .. "-2.out")
+    if have_pdftotext() then
+      assert(os.execute(('"%s" "%s" -o "%s.pdf" --no-text-layer'):format(exe, src, stem)))
+      eq(pdftext(stem .. ".pdf"):gsub("%s", ""), "", "no text layer")
+      os.remove(stem .. ".pdf")
+    end
+    local p = io.popen(('"%s" "%s" --bogus 2>&1; echo "rc=$?"'):format(exe, src))
+    local out = p:read("a")
+    p:close()
+    assert(out:match("unexpected argument '%-%-bogus'.*\nrc=2\n$"), out)
+  end },
   { "chromatype DOC.xml -o OUT.pdf", function()
     local exe = (os.getenv("CT_BUILD") or (ROOT .. "/build")) .. "/chromatype"
     if not io.open(exe, "rb") then return end
