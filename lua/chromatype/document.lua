@@ -11,6 +11,7 @@
 local ct = require "chromatype"
 local paper = require "chromatype.paper"
 local layout = require "chromatype.layout"
+local stack = require "chromatype.stack"
 
 local M = {}
 
@@ -127,7 +128,7 @@ function M.new(opts)
   local where = opts._where
   opts = (function() local t = {}; for k, v in pairs(opts) do if k ~= "_where" then t[k] = v end end; return t end)()
   check_keys(opts, DOC_KEYS, "document", 1)
-  local self = setmetatable({ styles = {}, pages = {}, fonts = {}, where = where,
+  local self = setmetatable({ styles = {}, pages = {}, fonts = {}, stacks = {}, where = where,
     base_dir = opts.base_dir, meta = {} }, Document)
   local w, h = page_size(opts.size, opts.orientation, paper.size("A4"))
   if not w then argerr("document", 1, h) end
@@ -176,19 +177,19 @@ end
 -- (a chain), or a list of those.
 function Document:font_value(obj, v)
   local function one(x)
-    if type(x) == "userdata" then return x end
+    if type(x) == "userdata" or stack.is_stack(x) then return x end
     if type(x) == "string" then
       local t = {}
       for part in x:gmatch("[^;]+") do
         part = part:match("^%s*(.-)%s*$")
-        if part ~= "" then t[#t + 1] = self:open_font(obj, part) end
+        if part ~= "" then t[#t + 1] = self.stacks[part] or self:open_font(obj, part) end
       end
       if #t == 0 then fail(obj, "font: empty font name") end
       return t
     end
     fail(obj, "font: expected a Font, a name or a path, got " .. type(x))
   end
-  local list = type(v) == "table" and v or { v }
+  local list = (type(v) == "table" and not stack.is_stack(v)) and v or { v }
   local chain = {}
   for _, x in ipairs(list) do
     local r = one(x)
@@ -253,6 +254,32 @@ local function merge(base, over)
   if over.leading_factor then r.leading = nil end
   if over.leading then r.leading_factor = nil end
   return r
+end
+
+--- Defines a named layered font stack (see chromatype.stack), usable as a font name in
+--- styles (`font = "wood"`, or in a chain `"wood; Noto Color Emoji"`).  `layers` is a Stack
+--- or the table ct.stack takes; layer fonts may be paths (relative to `base_dir`) or names.
+function Document:stack(name, layers)
+  if type(name) ~= "string" or name == "" then argerr("stack", 1, "a stack name expected") end
+  if stack.is_stack(layers) then self.stacks[name] = layers; return self end
+  if type(layers) ~= "table" then argerr("stack", 2, "a Stack or a table of layers expected") end
+  local where = layers._where
+  local t = {}
+  for k, v in pairs(layers) do if k ~= "_where" then t[k] = v end end
+  local obj = { where = where, what = ("stack '%s'"):format(name) }
+  for i, l in ipairs(t) do
+    if type(l) == "table" and type(l.font) == "string" then
+      local nl = {}
+      for k, v in pairs(l) do nl[k] = v end
+      nl.font = self:open_font(l._where and { where = l._where } or obj, l.font)
+      nl._where = nil
+      t[i] = nl
+    end
+  end
+  local ok, s = pcall(stack.new, t)
+  if not ok then fail(obj, (tostring(s):gsub("^bad argument #%d+ to 'stack' %((.*)%)$", "%1"))) end
+  self.stacks[name] = s
+  return self
 end
 
 --- Defines (or redefines) a named style.  Fields: `parent` (a style name), `font` (a Font,
@@ -688,6 +715,8 @@ local ATTRS = {
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
     "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size" }, STYLE_ATTRS),
   image = { "src", "x", "y", "width", "height", "fit" },
+  stack = { "name", "lead", "match" },
+  layer = { "font", "color", "offset", "hidden", "palette", "name" },
   p = list({ "style", "indent" }, STYLE_ATTRS),
   span = list({ "style" }, STYLE_ATTRS),
   br = {},
@@ -870,7 +899,7 @@ function M.from_xml(xml, name)
   local self = setmetatable({ name = name }, Reader)
   if root.tag ~= "document" then self:fail(root, "the root element must be <document>") end
   self:check_attrs(root)
-  local kids = self:elements(root, { style = true, page = true })
+  local kids = self:elements(root, { style = true, page = true, stack = true })
   local a = root.attrs
   local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
     size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
@@ -895,7 +924,38 @@ function M.from_xml(xml, name)
   doc.where = self:where(root)
   self.doc = doc
 
-  -- styles first (they may be used before they are defined)
+  -- stacks, then styles (they may be used before they are defined)
+  for _, el in ipairs(kids) do
+    if el.tag == "stack" then
+      local n = el.attrs.name
+      if not n or n == "" then self:fail(el, "needs a name= attribute") end
+      if doc.stacks[n] then self:fail(el, ("stack '%s' is defined twice"):format(n)) end
+      local t = { _where = self:where(el), match = el.attrs.match }
+      if el.attrs.lead then
+        t.lead = math.tointeger(tonumber(el.attrs.lead))
+        if not t.lead then self:fail(el, ("lead: a layer number expected, got '%s'"):format(el.attrs.lead)) end
+      end
+      for _, l in ipairs(self:elements(el, { layer = true })) do
+        if #l.children > 0 then self:fail(l, "must be empty") end
+        if not l.attrs.font then self:fail(l, "needs a font= attribute") end
+        local layer = { font = l.attrs.font, color = l.attrs.color, name = l.attrs.name, _where = self:where(l),
+          hidden = self:yesno(l, "hidden") }
+        if l.attrs.palette then layer.palette = math.tointeger(tonumber(l.attrs.palette)) or l.attrs.palette end
+        if l.attrs.offset then
+          local a, b = l.attrs.offset:match("^%s*(%S+)%s+(%S+)%s*$")
+          a, b = tonumber(a), tonumber(b)
+          if not a or not b then self:fail(l, ("offset: two numbers in em expected (\"0.02 -0.01\"), got '%s'"):format(l.attrs.offset)) end
+          layer.offset = { a, b }
+        end
+        if layer.color and not pcall(ct.parse_color, layer.color) then
+          self:fail(l, ("color: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(layer.color))
+        end
+        t[#t + 1] = layer
+      end
+      if #t == 0 then self:fail(el, "needs at least one <layer>") end
+      doc:stack(n, t)
+    end
+  end
   for _, el in ipairs(kids) do
     if el.tag == "style" then
       for _, ch in ipairs(el.children) do

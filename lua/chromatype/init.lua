@@ -47,6 +47,13 @@ function M.document(opts)
   return require("chromatype.document").new(opts)
 end
 
+--- A layered font stack (chromatype.stack): several fonts drawn as one, one color per layer.
+-- @tparam table layers `{ {font =, color =, offset =, hidden =}, ..., lead = 1, match = "name" }`
+-- @treturn Stack
+function M.stack(layers)
+  return require("chromatype.stack").new(layers)
+end
+
 --- Non-raising variants.
 -- `ct.safe.f(...)` calls `ct.f(...)` under `pcall` and returns its results, or
 -- `nil, msg` when it raised.  `ct.safe.call(obj, "method", ...)` does the same

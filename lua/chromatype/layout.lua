@@ -63,8 +63,14 @@ local function check_num(t, k, fname, n, min, what)
   if min and v < min then argerr(fname, n, ("%sfield '%s': must be >= %g"):format(what or "", k, min)) end
 end
 
+local function is_stack(v)
+  local mt = getmetatable(v)
+  return type(v) == "table" and type(mt) == "table" and mt.__name == "chromatype.Stack"
+end
+
+-- A Font, or a Stack (chromatype.stack), which measures like its lead font.
 local function is_font(v)
-  return type(v) == "userdata" and tostring(v):find("^chromatype%.Font") ~= nil
+  return (type(v) == "userdata" and tostring(v):find("^chromatype%.Font") ~= nil) or is_stack(v)
 end
 
 -- A run's `font` as a non-empty list of fonts (the fallback chain), or nil, msg.
@@ -997,7 +1003,10 @@ function M.draw_lines(canvas, lines)
       for _, k in ipairs(PASS) do t[k] = r[k] end
       local run = { font = font, size = r.size, tracking = r.tracking, script = t.script,
         features = r.features, language = r.language, direction = t.direction }
-      if tracked(run) then
+      if is_stack(font) then
+        t.tracking = tracked(run) and r.tracking or nil
+        font:draw(canvas, t)
+      elseif tracked(run) then
         -- cluster by cluster (visual order), tracking after each glyph
         local glyphs = font:shape(it.text, (shape_opts(run)))
         local ends = cluster_ends(glyphs, #it.text)
