@@ -113,7 +113,7 @@ return {
     assert(got[1]:find("advances differ"), got[1])
     checkerr("t%.xml:5: <layer>: offset: two numbers in em expected", document.render,
       xml:gsub('offset="0.01 0"', 'offset="right"'), "t.xml")
-    checkerr("t%.xml:2: <stack>: needs at least one <layer>", document.render,
+    checkerr("t%.xml:1: <stack>: needs at least one <layer>", document.render,
       '<document><stack name="x"></stack><page/></document>', "t.xml")
   end },
   { "bad stacks", function()
