@@ -334,6 +334,17 @@ typedef struct { size_t start, end; int level; } ct_bidi_run_t;
 ct_status_t ct_bidi_runs(const char *utf8, size_t len, ct_direction_t base, ct_bidi_run_t **out,
                          unsigned *count, ct_direction_t *resolved, ct_error_t *err);
 
+/* Script runs (the Unicode Script property through ICU, as UAX #24 suggests): byte ranges
+   [start, end) covering the text in logical order, each with an ISO 15924 code as HarfBuzz
+   takes it ("Latn", "Arab", "Deva").  Common and Inherited characters (spaces, punctuation,
+   digits, emoji, combining marks, ZWJ, variation selectors) and unassigned ones join the run
+   before them, or at the start of the text the run after them; a closing bracket takes the
+   script of its opening bracket.  Text with no script of its own is one run "Zyyy".
+   Invalid UTF-8 is CT_ERR_INVALID_ARG.  `out` is malloc'ed for the caller to free. */
+typedef struct { size_t start, end; char script[5]; } ct_script_run_t;
+ct_status_t ct_script_runs(const char *utf8, size_t len, ct_script_run_t **out, unsigned *count,
+                           ct_error_t *err);
+
 /* Hyphenation points of one word (libhyphen, Debian's hyphen-* dictionaries): byte offsets
    where the word may be split with a hyphen, at least two bytes from either end.  `language`
    is a BCP 47 tag ("en-US", "de"); a language without a dictionary is CT_ERR_NOT_FOUND.

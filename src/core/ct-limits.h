@@ -58,6 +58,11 @@
 #define CT_MAX_TEXT_BYTES (16u * 1024u * 1024u)
 #endif
 
+/* Open brackets remembered while finding script runs (deeper ones forget the outermost). */
+#ifndef CT_MAX_BRACKET_DEPTH
+#define CT_MAX_BRACKET_DEPTH 64u
+#endif
+
 /* Overrides in one palette choice. */
 #ifndef CT_MAX_PALETTE_OVERRIDES
 #define CT_MAX_PALETTE_OVERRIDES 65536u

@@ -139,8 +139,36 @@ static int l_bidi(lua_State *L) {
   return 2;
 }
 
+/* script_runs(text) -> runs: the text's script runs in logical order, each {start =, stop =
+   (1-based bytes, inclusive), script = ISO 15924 code}; invalid UTF-8 raises. */
+static int l_script_runs(lua_State *L) {
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  ct_script_run_t *runs = NULL;
+  unsigned n = 0, i;
+  ct_error_t err;
+  ct_status_t st = ct_script_runs(text, len, &runs, &n, &err);
+  if (st == CT_ERR_INVALID_ARG) return luaL_argerror(L, 1, err.message);
+  if (st != CT_OK) return luaL_error(L, "%s", err.message);
+  if (!lua_checkstack(L, 4)) { free(runs); return luaL_error(L, "stack overflow"); }
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, (lua_Integer)runs[i].start + 1);
+    lua_setfield(L, -2, "start");
+    lua_pushinteger(L, (lua_Integer)runs[i].end);
+    lua_setfield(L, -2, "stop");
+    lua_pushstring(L, runs[i].script);
+    lua_setfield(L, -2, "script");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(runs);
+  return 1;
+}
+
 static const luaL_Reg core_funcs[] = {
   { "bidi", l_bidi },
+  { "script_runs", l_script_runs },
   { "line_breaks", l_line_breaks },
   { "hyphenate", l_hyphenate },
   { "on_warning", l_on_warning },
