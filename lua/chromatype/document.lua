@@ -109,7 +109,7 @@ Document.__index, Page.__index, Frame.__index = Document, Page, Frame
 Document.__name, Page.__name, Frame.__name = "chromatype.Document", "chromatype.Page", "chromatype.Frame"
 
 local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks", "slug", "background",
-  "title", "author", "subject", "keywords", "base_dir" })
+  "title", "author", "subject", "keywords", "base_dir", "seed" })
 local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
 local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
   FIT_KEYS, STYLE_KEYS)
@@ -147,6 +147,11 @@ function M.new(opts)
     argerr("document", 1, ("field 'background': bad color '%s'"):format(tostring(opts.background)))
   end
   self.background = opts.background
+  if opts.seed ~= nil then
+    local n = math.tointeger(tonumber(opts.seed))
+    if not n then argerr("document", 1, ("field 'seed': an integer expected, got '%s'"):format(tostring(opts.seed))) end
+    self.seed = n
+  end
   for _, k in ipairs({ "title", "author", "subject", "keywords" }) do
     if opts[k] ~= nil and type(opts[k]) ~= "string" then
       argerr("document", 1, ("field '%s': string expected"):format(k))
@@ -513,22 +518,20 @@ function Document:layout_paras(fr)
   return out, fstyle
 end
 
--- Lays out and draws paragraphs in a frame; returns the overflow paragraphs.
-function Document:set_frame(c, fr, paras, fstyle, ox, oy)
+-- Lays out paragraphs in a frame; returns the lines and the overflow paragraphs.
+function Document:set_frame(fr, paras, fstyle, ox, oy)
   local opts = { width = fr.width, height = fr.height, x = ox + fr.x, y = oy + fr.y, valign = fr.valign,
     font = fstyle.font, size = fstyle.size }
   for k, v in pairs(fr.fit) do opts[k] = v end
   if opts.fit_width ~= nil then opts.fit_width = tonumber(opts.fit_width) end
   local ok, lines, over, _, fit = pcall(layout.paragraphs, paras, opts, "frame")
   if not ok then fail(fr, (tostring(lines):gsub("^bad argument #%d+ to 'frame' %((.*)%)$", "%1"))) end
-  local okd, err = pcall(layout.draw_lines, c, lines)
-  if not okd then fail(fr, tostring(err)) end
   if fit and not fit.fits then
     layout.warn(("%sthe text does not fit even after %s"):format(fr.where or (fr.what .. ": "),
       (fr.fit.fit and (type(fr.fit.fit) == "table" and table.concat(fr.fit.fit, ", ") or fr.fit.fit)) or "fitting"))
   end
   fr.fit_result = fit
-  return over
+  return lines, over
 end
 
 local function count_chars(paras)
@@ -593,24 +596,31 @@ function Document:end_page(c, pg, off)
   if self.crop_marks then print_marks(c, off, self.bleed, self.slug, pg.width, pg.height) end
 end
 
---- Renders every page on a new canvas.
--- @treturn Canvas
--- @treturn table a report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
-function Document:render()
+-- A sheet: one page to draw, with its frames' lines.
+local function new_sheet(self, pg)
+  local off = self.bleed + self.slug
+  return { page = pg, off = off, width = pg.width + 2 * off, height = pg.height + 2 * off, frames = {} }
+end
+
+--- Lays out every page: the sheets to draw (continuation pages included) and a report.
+-- @treturn table sheets `{{page =, off =, width =, height =, frames = {{frame =, lines =, x =, y =,
+--   width =, height =}, ...}}, ...}` (points, on the sheet)
+-- @treturn table the report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
+function Document:typeset()
   if #self.pages == 0 then fail(self, "has no pages") end
-  local c
+  local sheets = {}
   local report = { overflows = {}, pages = 0 }
   local pending = {}         -- frame -> overflow paragraphs for the frame that follows it
+  for _, fr0 in ipairs(self.pages) do for _, fr in ipairs(fr0.frames) do fr.done = nil end end
+  local function place(sheet, fr, paras, fstyle)
+    local lines, over = self:set_frame(fr, paras, fstyle, sheet.off, sheet.off)
+    sheet.frames[#sheet.frames + 1] = { frame = fr, lines = lines, x = sheet.off + fr.x, y = sheet.off + fr.y,
+      width = fr.width, height = fr.height }
+    return over
+  end
   for _, pg in ipairs(self.pages) do
-    local off
-    c, off = self:begin_page(c, pg)
-    report.pages = report.pages + 1
-    for _, im in ipairs(pg.images) do
-      if not c.image then fail(im, "images need canvas:image, which this build lacks") end
-      local ok, err = pcall(c.image, c, { im.path, x = off + im.x, y = off + im.y, w = im.width,
-        h = im.height, fit = im.fit })
-      if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end
-    end
+    local sheet = new_sheet(self, pg)
+    sheets[#sheets + 1] = sheet
     local continued = {}
     for _, fr in ipairs(pg.frames) do
       local paras, fstyle = self:layout_paras(fr)
@@ -622,7 +632,7 @@ function Document:render()
         fstyle = prev.fstyle
       end
       fr.fstyle = fstyle
-      local over = self:set_frame(c, fr, paras, fstyle, off, off)
+      local over = place(sheet, fr, paras, fstyle)
       fr.done = true
       if over then
         local head = fr
@@ -639,7 +649,6 @@ function Document:render()
         end
       end
     end
-    self:end_page(c, pg, off)
     -- overflow that continues: more pages like this one, with only those frames
     local extra = 0
     while #continued > 0 do
@@ -647,12 +656,13 @@ function Document:render()
       if extra > MAX_OVERFLOW_PAGES then
         fail(continued[1].frame, ("the text needs more than %d continuation pages"):format(MAX_OVERFLOW_PAGES))
       end
-      c, off = self:begin_page(c, pg)
-      report.pages = report.pages + 1
+      sheet = new_sheet(self, pg)
+      sheet.continuation = true
+      sheets[#sheets + 1] = sheet
       local again = {}
       for _, cont in ipairs(continued) do
         local before = count_chars(cont.paras)
-        local over = self:set_frame(c, cont.frame, cont.paras, cont.frame.fstyle, off, off)
+        local over = place(sheet, cont.frame, cont.paras, cont.frame.fstyle)
         if over then
           if count_chars(over) >= before then
             fail(cont.frame, "the text does not fit an empty frame (it is too small for one line)")
@@ -660,7 +670,6 @@ function Document:render()
           again[#again + 1] = { frame = cont.frame, paras = over }
         end
       end
-      self:end_page(c, pg, off)
       continued = again
     end
   end
@@ -670,20 +679,94 @@ function Document:render()
     layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
       :format(fr.where or (fr.what .. ": "), n))
   end
+  report.pages = #sheets
+  return sheets, report
+end
+
+--- Adds a filter (a table of functions, a chromatype.filter, or a file name as for `-f`)
+--- with options; filters run in the order added, after any given to `render`.
+function Document:filter(f, options)
+  local filter = require "chromatype.filter"
+  local flt
+  if type(f) == "string" then
+    local err
+    flt, err = filter.load(f, options)
+    if not flt then error(err, 2) end
+  elseif type(f) == "table" and f.funcs then
+    flt = f
+  elseif type(f) == "table" then
+    flt = filter.new(f, options)
+  else
+    argerr("filter", 1, "a filter table or file name expected, got " .. type(f))
+  end
+  self.filters = self.filters or {}
+  self.filters[#self.filters + 1] = flt
+  return self
+end
+
+-- Draws the lines of sheet frames (or filtered frame elements).
+function Document:draw_sheet(c, sheet, frames, filtered)
+  local pg = sheet.page
+  local off
+  c, off = self:begin_page(c, pg)
+  for _, im in ipairs(sheet.continuation and {} or pg.images) do
+    if not c.image then fail(im, "images need canvas:image, which this build lacks") end
+    local ok, err = pcall(c.image, c, { im.path, x = off + im.x, y = off + im.y, w = im.width,
+      h = im.height, fit = im.fit })
+    if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end
+  end
+  local filter = filtered and require "chromatype.filter"
+  for _, fr in ipairs(frames) do
+    local ok, err
+    if filtered then ok, err = pcall(filter.draw_frame, c, fr)
+    else ok, err = pcall(layout.draw_lines, c, fr.lines) end
+    if not ok then fail(fr.model or fr.frame, tostring(err)) end
+  end
+  self:end_page(c, pg, off)
+  return c
+end
+
+--- Renders every page on a new canvas.
+-- Options: `filters` (a list of filters, run before the document's own; default: the
+-- command line's `-f` filters), `seed` (the random seed; default the command line's
+-- `--seed`, else 0).
+-- @treturn Canvas
+-- @treturn table a report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
+function Document:render(opts)
+  opts = opts or {}
+  local filter = require "chromatype.filter"
+  local sheets, report = self:typeset()
+  local filters = {}
+  for _, f in ipairs(opts.filters or filter.defaults) do filters[#filters + 1] = f end
+  for _, f in ipairs(self.filters or {}) do filters[#filters + 1] = f end
+  local c
+  if #filters == 0 then
+    for _, sh in ipairs(sheets) do c = self:draw_sheet(c, sh, sh.frames, false) end
+    return c, report
+  end
+  local tree = filter.build(self, sheets)
+  tree = filter.run(tree, filters, opts.seed or self.seed)
+  for _, page in ipairs(tree.pages) do
+    local sh = page.sheet or sheets[1]
+    c = self:draw_sheet(c, sh, page.frames, true)
+  end
+  if not c then fail(self, "the filters removed every page") end
+  report.pages = #tree.pages
   return c, report
 end
 
 --- Renders and writes the document: `.pdf` (every page, with the title, author, subject
 --- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
--- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`).
+-- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`), and render's
+-- `filters` and `seed`.
 -- @treturn true|nil, msg
 -- @treturn Canvas the rendered canvas
 function Document:write(path, opts)
   if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
   opts = opts or {}
-  local c, report = self:render()
+  local c, report = self:render { filters = opts.filters, seed = opts.seed }
   local wo = {}
-  for k, v in pairs(opts) do wo[k] = v end
+  for k, v in pairs(opts) do if k ~= "filters" and k ~= "seed" then wo[k] = v end end
   if path == "-" and not wo.format then wo.format = "pdf" end
   local ext = path:match("%.(%w+)$")
   local pdf = (wo.format == "pdf") or (not wo.format and ext and ext:lower() == "pdf") or path == "-"
@@ -709,7 +792,7 @@ end
 
 local ATTRS = {
   document = { "title", "author", "subject", "keywords", "size", "orientation", "margin", "bleed",
-               "crop-marks", "slug", "background" },
+               "crop-marks", "slug", "background", "seed" },
   style = list({ "name", "parent" }, STYLE_ATTRS),
   page = { "size", "orientation", "background", "margin" },
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
@@ -903,7 +986,7 @@ function M.from_xml(xml, name)
   local a = root.attrs
   local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
     size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
-    background = a.background, crop_marks = self:yesno(root, "crop-marks"),
+    background = a.background, crop_marks = self:yesno(root, "crop-marks"), seed = a.seed,
     base_dir = name:match("^(.*)/[^/]*$") }
   dopts._where = self:where(root)
   -- check the document's own values with XML messages

@@ -655,7 +655,7 @@ local function place(all, fit, used, opts, width)
     local list, texts = {}, {}
     local ngaps = 0
     for j, s in ipairs(l.segs) do
-      for _, f in ipairs(s.frags) do list[#list + 1] = f; texts[#texts + 1] = f.text end
+      for _, f in ipairs(s.frags) do f.word = s.s; list[#list + 1] = f; texts[#texts + 1] = f.text end
       if s.glue and j < #l.segs then
         list[#list + 1] = { s = s.glue.s, e = s.glue.e, glue = true, width = s.glue.width,
           item = s.glue.pieces[1].item }
@@ -684,13 +684,14 @@ local function place(all, fit, used, opts, width)
       else
         local it = pc.item
         items[#items + 1] = { text = pc.text, run = it.style, font = it.font, script = it.script,
-          direction = it.rtl and "rtl" or "ltr", x = x, width = pc.width, hyphen = pc.hyphen }
+          direction = it.rtl and "rtl" or "ltr", x = x, width = pc.width, hyphen = pc.hyphen,
+          word = pc.word, start = pc.s }
         x = x + pc.width
       end
     end
     out[#out + 1] = { x = x0 + dx, y = y0 + shift + l.baseline, width = x - (x0 + dx),
       natural = l.natural, text = table.concat(texts), items = items, height = l.lead,
-      ascent = l.asc, descent = l.desc, rtl = rtl }
+      ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi }
   end
   return out
 end

@@ -1,0 +1,577 @@
+--- chromatype.filter: Lua filters over a typeset document, in the manner of pandoc's.
+-- A filter is a table of functions keyed by element type: `Document`, `Page`, `Frame`,
+-- `Paragraph`, `Run`, `Glyph`, `Layer`.  After layout and before drawing, each filter in
+-- turn walks the document top down (a document, its pages, their frames, paragraphs, runs,
+-- glyphs, layers) and calls its function for each element with a context `ctx`.  The
+-- function returns nil to keep the element (changes made to it stay), a table to replace
+-- it, `false` to remove it, or a list of elements to put in its place.
+--
+-- Runs are shaped pieces of text on one line (one font, one style, one direction); a run
+-- whose text, font, size, features, script, language or direction a filter changes is
+-- shaped again at its position (the line is not broken again).  Glyphs and layers only
+-- repaint.  Every context has a random stream `ctx.rng` keyed by the filter, the page,
+-- frame and paragraph, and the word (its text and occurrence), so the same seed gives the
+-- same result and editing one word reshuffles only that word.
+-- The reference is docs/filters.md.
+-- @module chromatype.filter
+
+local ct = require "chromatype"
+local random = require "chromatype.random"
+
+local M = {}
+
+local KINDS = { "Document", "Page", "Frame", "Paragraph", "Run", "Glyph", "Layer" }
+local KIND_SET = {}
+for _, k in ipairs(KINDS) do KIND_SET[k] = true end
+
+--- Filters used when none are given (the command line's -f sets these for scripts too).
+M.defaults = {}
+
+--- The seed used when none is given.
+M.default_seed = 0
+
+-- ---- loading ---------------------------------------------------------------------------
+
+local function argerr(fname, n, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
+end
+
+-- "a=1,b=#333" -> {a = "1", b = "#333"} (numbers stay strings; filters convert)
+local function parse_options(s)
+  local o = {}
+  for part in s:gmatch("[^,]+") do
+    local k, v = part:match("^%s*([%w_%-]+)%s*=%s*(.-)%s*$")
+    if not k then error(("bad filter option '%s' (want key=value)"):format(part), 0) end
+    o[k] = v
+  end
+  return o
+end
+
+local function check_filter(t, name)
+  if type(t) ~= "table" then
+    error(("%s: a filter must return a table of functions (Glyph = function(g, ctx) ... end), got %s")
+      :format(name, type(t)), 0)
+  end
+  for k, v in pairs(t) do
+    if KIND_SET[k] then
+      if type(v) ~= "function" then error(("%s: field '%s' must be a function"):format(name, k), 0) end
+    elseif k ~= "name" and k ~= "options" then
+      error(("%s: unknown field '%s' (expected %s)"):format(name, tostring(k), table.concat(KINDS, ", ")), 0)
+    end
+  end
+end
+
+--- A filter from a table of functions, with options and a name (used in random keys and
+--- messages).
+-- @treturn table the filter `{name =, funcs =, options =}`
+function M.new(funcs, options, name)
+  if type(funcs) ~= "table" then argerr("filter", 1, "table of functions expected, got " .. type(funcs)) end
+  name = name or funcs.name or "filter"
+  check_filter(funcs, name)
+  local o = {}
+  for k, v in pairs(funcs.options or {}) do o[k] = v end
+  for k, v in pairs(options or {}) do o[k] = v end
+  return { name = name, funcs = funcs, options = o }
+end
+
+--- Loads a filter file: "path.lua" or "path.lua:key=value,key=value".  The file is run with
+--- the options table as its argument (`local opts = ...`) and returns the table of
+--- functions (its `options` field gives defaults).  A file without a '/' that does not exist
+--- is looked for in the ready filters (filters/ of the installation).
+-- @treturn table|nil the filter, or nil and a message
+function M.load(spec, options)
+  if type(spec) ~= "string" then argerr("load", 1, "string expected, got " .. type(spec)) end
+  local path, opts = spec, {}
+  local p, o = spec:match("^(.-%.lua):(.*)$")
+  if p then
+    path = p
+    local ok, parsed = pcall(parse_options, o)
+    if not ok then return nil, ("%s: %s"):format(path, parsed) end
+    opts = parsed
+  end
+  for k, v in pairs(options or {}) do opts[k] = v end
+  local chunk, err = loadfile(path, "t")
+  if not chunk and not path:find("/") then
+    for dir in (M.path or ""):gmatch("[^;]+") do
+      local cand = dir .. "/" .. path
+      local c2 = loadfile(cand, "t")
+      if c2 then chunk, err, path = c2, nil, cand; break end
+    end
+    if not chunk and not path:find("%.lua$") then
+      for dir in (M.path or ""):gmatch("[^;]+") do
+        local cand = dir .. "/" .. path .. ".lua"
+        local c2 = loadfile(cand, "t")
+        if c2 then chunk, err, path = c2, nil, cand; break end
+      end
+    end
+  end
+  if not chunk then
+    if err and err:find("No such file") then err = path .. ": cannot open: No such file or directory" end
+    return nil, err
+  end
+  local ok, t = pcall(chunk, opts)
+  if not ok then return nil, tostring(t) end
+  local okc, e2 = pcall(check_filter, t, path)
+  if not okc then return nil, e2 end
+  local f = M.new(t, opts, path:match("([^/]*)$"):gsub("%.lua$", ""))
+  f.path = path
+  return f
+end
+
+-- ---- the element tree -------------------------------------------------------------------
+
+local function is_stack(v)
+  local mt = getmetatable(v)
+  return type(v) == "table" and type(mt) == "table" and mt.__name == "chromatype.Stack"
+end
+
+local upem_of = setmetatable({}, { __mode = "k" })
+local function upem(font)
+  local u = upem_of[font]
+  if not u then u = font:info().units_per_em; upem_of[font] = u end
+  return u
+end
+
+local RUN_COPY = { "palette", "overrides", "color", "format", "features", "language", "tracking", "size" }
+
+--- Builds the element tree of typeset sheets (see chromatype.document): a Document with
+--- Pages, Frames, Paragraphs and Runs (glyphs and layers come when a filter asks for them).
+function M.build(doc, sheets)
+  local d = { kind = "Document", pages = {}, meta = doc and doc.meta or {}, model = doc }
+  for si, sh in ipairs(sheets) do
+    local page = { kind = "Page", index = si, width = sh.width, height = sh.height, frames = {}, sheet = sh }
+    for fi, fr in ipairs(sh.frames) do
+      local frame = { kind = "Frame", index = fi, x = fr.x, y = fr.y, width = fr.width, height = fr.height,
+        paragraphs = {}, model = fr.frame }
+      local by_para, order = {}, {}
+      for li, line in ipairs(fr.lines) do
+        local pi = line.paragraph or 1
+        local para = by_para[pi]
+        if not para then
+          para = { kind = "Paragraph", index = #order + 1, lines = {}, runs = {} }
+          by_para[pi] = para
+          order[#order + 1] = para
+        end
+        local l = { index = #para.lines + 1, frame_line = li, x = line.x, y = line.y, width = line.width,
+          text = line.text, rtl = line.rtl, runs = {} }
+        para.lines[#para.lines + 1] = l
+        for _, it in ipairs(line.items) do
+          local r = it.run
+          local run = { kind = "Run", text = it.text, font = it.font, x = it.x, y = line.y, width = it.width,
+            script = it.script, direction = it.direction, word = it.word, start = it.start, line = l, style = r }
+          for _, k in ipairs(RUN_COPY) do run[k] = r[k] end
+          run.size = run.size or 12
+          l.runs[#l.runs + 1] = run
+          para.runs[#para.runs + 1] = run
+        end
+      end
+      frame.paragraphs = order
+      page.frames[#page.frames + 1] = frame
+    end
+    d.pages[#d.pages + 1] = page
+  end
+  return d
+end
+
+-- The shaping key of a run: when it changes, the glyphs are made again.
+local function shape_key(run)
+  return table.concat({ tostring(run.text), tostring(run.font), tostring(run.size), run.features or "",
+    run.script or "", run.language or "", run.direction or "", tostring(run.tracking or 0) }, "\0")
+end
+
+local tree_copy
+tree_copy = function(t, seen)
+  if type(t) ~= "table" then return t end
+  seen = seen or {}
+  if seen[t] then return seen[t] end
+  local c = {}
+  seen[t] = c
+  for k, v in pairs(t) do c[k] = tree_copy(v, seen) end
+  return c
+end
+M.copy = tree_copy
+
+--- The glyphs of a run: `{kind = "Glyph", gid =, cluster =, text =, x =, y =, advance =, font =,
+--- size =, color =, palette =, overrides =}`, x and y on the page (points, y down).
+function M.glyphs_of(run)
+  local font = run.font
+  local so = { features = run.features, script = run.script, language = run.language, direction = run.direction }
+  local shaped = font:shape(run.text, so)
+  local scale = run.size / upem(font)
+  local starts = {}
+  for _, g in ipairs(shaped) do starts[g.cluster] = true end
+  local sorted = {}
+  for c in pairs(starts) do sorted[#sorted + 1] = c end
+  table.sort(sorted)
+  local ends = {}
+  for i, c in ipairs(sorted) do ends[c] = sorted[i + 1] or #run.text + 1 end
+  local tracking = run.tracking or 0
+  local out, x = {}, run.x
+  for i, g in ipairs(shaped) do
+    out[i] = { kind = "Glyph", gid = g.gid, cluster = g.cluster, text = run.text:sub(g.cluster, ends[g.cluster] - 1),
+      x = x + g.x_offset * scale, y = run.y - g.y_offset * scale, advance = g.x_advance * scale,
+      font = font, size = run.size, color = run.color, palette = run.palette, overrides = run.overrides,
+      format = run.format, run = run }
+    x = x + g.x_advance * scale + tracking
+  end
+  run.shaped_as = shape_key(run)
+  return out
+end
+
+--- The layers of a glyph: `{kind = "Layer", index =, paint = tree, font =, color =, offset =,
+--- hidden =}`.  A color glyph's top-level layers (COLRv0 layers, a COLRv1 PaintColrLayers,
+--- SVG element layers) are its layers; other glyphs have one; a stack glyph has one per
+--- stack layer.
+function M.layers_of(g)
+  local out = {}
+  if is_stack(g.font) then
+    local s = g.font
+    local cp = utf8.codepoint(g.text ~= "" and g.text or " ")
+    for i, layer in ipairs(s.layers) do
+      local lg = s:layer_glyph(layer, g.gid, cp)
+      if lg then
+        out[#out + 1] = { kind = "Layer", index = i, font = layer.font, gid = lg,
+          paint = layer.font:paint(lg, { format = layer.format or "auto" }), color = layer.color,
+          palette = layer.palette, overrides = layer.overrides, hidden = layer.hidden, name = layer.name,
+          offset = { layer.dx * g.size, layer.dy * g.size }, stacked = true }
+      else
+        s:note(layer, "missing", g.gid)
+      end
+    end
+    s:report()
+    return out
+  end
+  local tree = g.font:paint(g.gid, { format = g.format or "auto" })
+  if tree.kind == "layers" then
+    for i, child in ipairs(tree.children) do
+      out[i] = { kind = "Layer", index = i, font = g.font, paint = child }
+    end
+  else
+    out[1] = { kind = "Layer", index = 1, font = g.font, paint = tree }
+  end
+  return out
+end
+
+-- ---- contexts ---------------------------------------------------------------------------------
+
+-- ctx.rng is made on first use: a stream keyed by the filter and the element's path.
+local ctx_mt = {
+  __index = function(ctx, k)
+    if k == "rng" then
+      local r = ctx._root
+      for _, key in ipairs(ctx._keys) do r = r:fork(key) end
+      rawset(ctx, "rng", r)
+      return r
+    end
+    return nil
+  end,
+}
+
+local function new_ctx(base, keys, extra)
+  local ctx = setmetatable({ _root = base._root, _keys = keys }, ctx_mt)
+  for k, v in pairs(base) do if k ~= "_keys" and k ~= "rng" then ctx[k] = v end end
+  for k, v in pairs(extra or {}) do ctx[k] = v end
+  ctx._keys = keys
+  return ctx
+end
+
+local function extend(keys, ...)
+  local t = {}
+  for i, k in ipairs(keys) do t[i] = k end
+  for i = 1, select("#", ...) do t[#t + 1] = select(i, ...) end
+  return t
+end
+
+-- Calls fn(element, ctx) and applies the return convention to `list[i]`; returns the
+-- number of elements now in its place.
+local function apply(fn, list, i, ctx, fname, kind)
+  local el = list[i]
+  local ok, res = xpcall(fn, debug.traceback, el, ctx)
+  if not ok then
+    local msg = tostring(res):match("^[^\n]*") or tostring(res)
+    error(("filter %s: %s: %s"):format(fname, kind, msg), 0)
+  end
+  if res == nil or res == true then return 1 end
+  if res == false then table.remove(list, i); return 0 end
+  if type(res) ~= "table" then
+    error(("filter %s: %s returned a %s (expected nil, false, a %s or a list)"):format(fname, kind, type(res), kind), 0)
+  end
+  if res.kind == nil and res[1] ~= nil then            -- a list: splice
+    table.remove(list, i)
+    for j, e in ipairs(res) do
+      if type(e) ~= "table" then error(("filter %s: %s: item %d of the list is not a table"):format(fname, kind, j), 0) end
+      e.kind = e.kind or kind
+      table.insert(list, i + j - 1, e)
+    end
+    return #res
+  end
+  res.kind = res.kind or kind
+  list[i] = res
+  return 1
+end
+
+-- Word contexts of a paragraph's glyphs (logical order): index in word, word text and its
+-- occurrence, index in line.
+local function word_info(para)
+  local info = {}
+  local occ = {}
+  local words = {}
+  for _, run in ipairs(para.runs) do
+    local w = words[run.word or run]
+    if not w then w = { text = {}, runs = {} }; words[run.word or run] = w; words[#words + 1] = w end
+    w.runs[#w.runs + 1] = run
+  end
+  for _, w in ipairs(words) do
+    table.sort(w.runs, function(a, b) return (a.start or 0) < (b.start or 0) end)
+    local t = {}
+    for _, r in ipairs(w.runs) do t[#t + 1] = r.text end
+    w.word = table.concat(t)
+    occ[w.word] = (occ[w.word] or 0) + 1
+    w.occurrence = occ[w.word]
+    for _, r in ipairs(w.runs) do info[r] = w end
+  end
+  return info
+end
+
+-- Runs one filter over the tree.
+local function run_filter(tree, f, seed)
+  local fn = f.funcs
+  local root = random.new(seed):fork(f.name)
+  local base = { _root = root, options = f.options, seed = seed, document = tree }
+  local need_glyphs = fn.Glyph or fn.Layer
+  local dctx = new_ctx(base, {}, {})
+  if fn.Document then
+    local list = { tree }
+    local n = apply(fn.Document, list, 1, dctx, f.name, "Document")
+    if n == 0 then tree.pages = {}; return tree end
+    tree = list[1]
+  end
+  local pi = 1
+  while pi <= #tree.pages do
+    local page = tree.pages[pi]
+    local pctx = new_ctx(base, { "page", page.index }, { page = page })
+    local n = fn.Page and apply(fn.Page, tree.pages, pi, pctx, f.name, "Page") or 1
+    for k = pi, pi + n - 1 do
+      page = tree.pages[k]
+      local fi = 1
+      while fi <= #page.frames do
+        local frame = page.frames[fi]
+        local fctx = new_ctx(base, { "page", page.index, "frame", frame.index }, { page = page, frame = frame })
+        local nf = fn.Frame and apply(fn.Frame, page.frames, fi, fctx, f.name, "Frame") or 1
+        for kf = fi, fi + nf - 1 do
+          frame = page.frames[kf]
+          local qi = 1
+          while qi <= #frame.paragraphs do
+            local para = frame.paragraphs[qi]
+            local keys = { "page", page.index, "frame", frame.index, "paragraph", para.index }
+            local qctx = new_ctx(base, keys, { page = page, frame = frame, paragraph = para })
+            local nq = fn.Paragraph and apply(fn.Paragraph, frame.paragraphs, qi, qctx, f.name, "Paragraph") or 1
+            for kq = qi, qi + nq - 1 do
+              para = frame.paragraphs[kq]
+              local winfo = word_info(para)
+              local ri = 1
+              local runs = para.runs
+              while ri <= #runs do
+                local run = runs[ri]
+                local w = winfo[run] or { word = run.text, occurrence = 1 }
+                local rkeys = extend(keys, "word", w.word, w.occurrence, "run", run.start or ri)
+                local rctx = new_ctx(base, rkeys, { page = page, frame = frame, paragraph = para, run = run,
+                  line = run.line, style = run.style, word = w.word, x = run.x, y = run.y })
+                local nr = fn.Run and apply(fn.Run, runs, ri, rctx, f.name, "Run") or 1
+                for kr = ri, ri + nr - 1 do
+                  run = runs[kr]
+                  if run.glyphs and run.shaped_as ~= shape_key(run) then run.glyphs = nil end
+                  if need_glyphs and not run.glyphs then run.glyphs = M.glyphs_of(run) end
+                end
+                ri = ri + nr
+              end
+              if need_glyphs then
+                -- glyph contexts: the paragraph's glyphs in order, grouped by word and line
+                local all, line_pos, word_pos = {}, {}, {}
+                for _, run in ipairs(runs) do
+                  for _, g in ipairs(run.glyphs or {}) do all[#all + 1] = g end
+                end
+                local line_count, word_count = {}, {}
+                for _, g in ipairs(all) do
+                  local l = g.run.line
+                  line_count[l] = (line_count[l] or 0) + 1
+                  line_pos[g] = line_count[l]
+                  local w = winfo[g.run] or g.run
+                  word_count[w] = (word_count[w] or 0) + 1
+                  word_pos[g] = word_count[w]
+                end
+                for gi, g in ipairs(all) do
+                  local run = g.run
+                  local w = winfo[run] or { word = run.text, occurrence = 1 }
+                  local gkeys = extend(keys, "word", w.word, w.occurrence, "glyph", word_pos[g])
+                  local gctx = new_ctx(base, gkeys, { page = page, frame = frame, paragraph = para, run = run,
+                    line = run.line, style = run.style, word = w.word, index = gi,
+                    index_in_word = word_pos[g], word_length = word_count[winfo[run] or run],
+                    index_in_line = line_pos[g], line_length = line_count[run.line],
+                    prev = all[gi - 1], next = all[gi + 1], cluster = g.text, x = g.x, y = g.y })
+                  local list = run.glyphs
+                  local at
+                  for j, x in ipairs(list) do if x == g then at = j; break end end
+                  local ng = at and fn.Glyph and apply(fn.Glyph, list, at, gctx, f.name, "Glyph") or 1
+                  if fn.Layer and at then
+                    for kg = at, at + ng - 1 do
+                      local gg = list[kg]
+                      if gg then
+                        gg.kind = "Glyph"
+                        gg.run = gg.run or run
+                        gg.font = gg.font or run.font
+                        gg.size = gg.size or run.size
+                        if not gg.layers then gg.layers = M.layers_of(gg) end
+                        local li = 1
+                        while li <= #gg.layers do
+                          local layer = gg.layers[li]
+                          local lctx = new_ctx(base, extend(gkeys, "layer", layer.index or li), {
+                            page = page, frame = frame, paragraph = para, run = run, line = run.line,
+                            style = run.style, word = w.word, glyph = gg, layer_count = #gg.layers,
+                            index_in_word = word_pos[g], index_in_line = line_pos[g], cluster = gg.text,
+                            prev = all[gi - 1], next = all[gi + 1], x = gg.x, y = gg.y })
+                          li = li + apply(fn.Layer, gg.layers, li, lctx, f.name, "Layer")
+                        end
+                      end
+                    end
+                  end
+                end
+              end
+            end
+            qi = qi + nq
+          end
+        end
+        fi = fi + nf
+      end
+    end
+    pi = pi + n
+  end
+  return tree
+end
+
+--- Runs filters in order over a tree; returns the tree (a Document filter may replace it).
+-- @tparam table tree from `build`
+-- @tparam table filters a list of filters (from `load` or `new`)
+-- @tparam[opt] integer seed (default `M.default_seed`)
+function M.run(tree, filters, seed)
+  seed = seed or M.default_seed
+  for _, f in ipairs(filters) do tree = run_filter(tree, f, seed) end
+  return tree
+end
+
+-- ---- drawing -------------------------------------------------------------------------------
+
+-- Every solid color and gradient stop of a tree set to `color` (alpha multiplied).
+local function recolor(t, color)
+  if type(t) ~= "table" then return end
+  if t.kind == "solid" then
+    t.color = { rgba = color, alpha = type(t.color) == "table" and t.color.alpha or nil }
+  elseif t.stops then
+    for _, s in ipairs(t.stops) do s.color = { rgba = color, alpha = type(s.color) == "table" and s.color.alpha or nil } end
+  end
+  for _, k in ipairs({ "child", "source", "backdrop" }) do recolor(t[k], color) end
+  if t.children then for _, c in ipairs(t.children) do recolor(c, color) end end
+end
+
+-- A layer's paint, with its color and offset applied (font units of the layer's font).
+local function layer_paint(layer, size)
+  local p = layer.paint
+  if layer.color then
+    p = tree_copy(p)
+    recolor(p, layer.color)
+  end
+  local off = layer.offset
+  if off and (off[1] ~= 0 or off[2] ~= 0) then
+    local u = upem(layer.font) / size
+    p = { kind = "transform", matrix = { 1, 0, 0, 1, off[1] * u, -off[2] * u }, child = p }
+  end
+  return p
+end
+
+-- A glyph's transform (rotate, scale) around its center, as a paint wrapper.
+local function glyph_transform(g, p, font)
+  if not g.rotate and not g.scale then return p end
+  local u = upem(font)
+  local cx, cy = (g.advance or 0) / g.size * u / 2, u * 0.35
+  local a = math.rad(g.rotate or 0)
+  local s = g.scale or 1
+  local ca, sa = math.cos(a) * s, math.sin(a) * s
+  -- translate(c) * rotate/scale * translate(-c); y up in font units: a clockwise rotation on
+  -- the page is negative here
+  local m = { ca, -sa, sa, ca, cx - (ca * cx + sa * cy), cy - (-sa * cx + ca * cy) }
+  return { kind = "transform", matrix = m, child = p }
+end
+
+local function draw_glyph_layers(canvas, g, layers, stacked_pass)
+  local groups = {}
+  for _, layer in ipairs(layers) do
+    if not layer.hidden and (not stacked_pass or layer.index == stacked_pass) then
+      local font = layer.font or g.font
+      local last = groups[#groups]
+      if last and last.font == font and not layer.stacked then
+        last.children[#last.children + 1] = layer_paint(layer, g.size)
+      else
+        groups[#groups + 1] = { font = font, children = { layer_paint(layer, g.size) }, layer = layer }
+      end
+    end
+  end
+  for _, grp in ipairs(groups) do
+    local tree = #grp.children == 1 and grp.children[1] or { kind = "layers", children = grp.children }
+    tree = glyph_transform(g, tree, grp.font)
+    local l = grp.layer
+    canvas:paint(tree, { font = grp.font, size = g.size, x = g.x, y = g.y,
+      color = (l.stacked and l.color) or g.color,
+      palette = (l.stacked and l.palette) or (grp.font == g.font and g.palette) or nil,
+      overrides = (l.stacked and l.overrides) or (grp.font == g.font and g.overrides) or nil })
+  end
+end
+
+local function draw_run(canvas, run, layout)
+  if run.glyphs and run.shaped_as ~= shape_key(run) then run.glyphs = nil end
+  if not run.glyphs then
+    -- untouched by glyph filters: draw the run as layout does
+    local line = { y = run.y, items = { { text = run.text, run = run, font = run.font, script = run.script,
+      direction = run.direction, x = run.x } } }
+    layout.draw_lines(canvas, { line })
+    return
+  end
+  local any = false
+  -- stacks print layer by layer across the run; other glyphs one after the other
+  local max_stack = 0
+  for _, g in ipairs(run.glyphs) do
+    if not g.layers then g.layers = M.layers_of(g) end
+    for _, l in ipairs(g.layers) do
+      if l.stacked then max_stack = math.max(max_stack, l.index) end
+    end
+    any = true
+  end
+  if max_stack > 0 then
+    for pass = 1, max_stack do
+      for _, g in ipairs(run.glyphs) do draw_glyph_layers(canvas, g, g.layers, pass) end
+    end
+    for _, g in ipairs(run.glyphs) do
+      local rest = {}
+      for _, l in ipairs(g.layers) do if not l.stacked then rest[#rest + 1] = l end end
+      if #rest > 0 then draw_glyph_layers(canvas, g, rest) end
+    end
+  else
+    for _, g in ipairs(run.glyphs) do draw_glyph_layers(canvas, g, g.layers) end
+  end
+  if any and run.text ~= "" then
+    -- the run's text once, invisible, for copying
+    local font = is_stack(run.font) and run.font.lead or run.font
+    canvas:text { run.text, font = font, size = run.size, x = run.x, y = run.y, format = "mono",
+      color = "#00000000", features = run.features, script = run.script, language = run.language,
+      direction = run.direction }
+  end
+end
+
+--- Draws a filtered frame element on a canvas.
+function M.draw_frame(canvas, frame)
+  local layout = require "chromatype.layout"
+  for _, para in ipairs(frame.paragraphs) do
+    for _, run in ipairs(para.runs) do draw_run(canvas, run, layout) end
+  end
+end
+
+return M
