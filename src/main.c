@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -18,6 +19,10 @@
 #include "lua/l_core.h"
 
 #define EXIT_USAGE 2
+
+#ifndef CT_FILTER_DIR
+#define CT_FILTER_DIR "/usr/local/share/chromatype/filters"
+#endif
 
 static const char *progname = "chromatype";
 
@@ -42,6 +47,11 @@ static const char usage_main[] =
   "usage: chromatype SCRIPT.lua [ARGS...]      run a Lua script with the chromatype library\n"
   "       chromatype DOC.xml [-o OUT] [--dpi N] [--format F] [--no-text-layer] [--cmyk]\n"
   "                                            render an XML document to PDF, PNG or SVG\n"
+  "       chromatype [-f FILTER]... [--seed N|random] [--watch] SCRIPT.lua|DOC.xml ...\n"
+  "                                            the same through Lua filters (FILE.lua or\n"
+  "                                            FILE.lua:key=value,...; ready ones by name),\n"
+  "                                            with a random seed; --watch renders again\n"
+  "                                            when an input changes\n"
   "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
   "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
   "       chromatype paint FONT TEXT [OPTIONS] the paint tree of each glyph, as text\n"
@@ -676,6 +686,100 @@ static void preload_library(lua_State *L) {
   lua_pop(L, 1);
 }
 
+/* ---- options every run takes: filters, the seed, --watch ------------------ */
+
+#define MAX_FILTERS 64
+
+static struct {
+  const char *filters[MAX_FILTERS];
+  int nfilters;
+  const char *seed;
+  int watch;
+} run_opts;
+
+/* Takes argv[*i] (and its value) if it is -f/--filter, --seed or --watch; returns 1 if so. */
+static int take_run_option(int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  const char *v = NULL;
+  if ((strcmp(a, "-f") == 0 || strcmp(a, "--filter") == 0)) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "%s needs a filter file (FILE.lua or FILE.lua:key=value,...)", a);
+    v = argv[++*i];
+  } else if (strncmp(a, "--filter=", 9) == 0) {
+    v = a + 9;
+  } else if (strcmp(a, "--seed") == 0) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "--seed needs an integer or 'random'");
+    run_opts.seed = argv[++*i];
+    return 1;
+  } else if (strncmp(a, "--seed=", 7) == 0) {
+    run_opts.seed = a + 7;
+    return 1;
+  } else if (strcmp(a, "--watch") == 0) {
+    run_opts.watch = 1;
+    return 1;
+  } else {
+    return 0;
+  }
+  if (run_opts.nfilters == MAX_FILTERS) die(EXIT_USAGE, "too many filters (at most %d)", MAX_FILTERS);
+  run_opts.filters[run_opts.nfilters++] = v;
+  return 1;
+}
+
+/* Where the ready filters are: beside the executable (the build tree's filters/) and the
+   installed data directory. */
+static void filter_path(char *buf, size_t size) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  buf[0] = '\0';
+  if (n > 0) {
+    char *slash;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/'))) *slash = '\0';
+    /* both fit: buf holds 8192, exe at most 4095 */
+    if (strlen(exe) * 2 + 32 < size) {
+      strcpy(buf, exe);
+      strcat(buf, "/../filters;");
+      strcat(buf, exe);
+      strcat(buf, "/filters;");
+    }
+  }
+  if (strlen(buf) + strlen(CT_FILTER_DIR) < size) strcat(buf, CT_FILTER_DIR);
+}
+
+static const char setup_lua[] =
+  "local path, seed, watch = ...\n"
+  "local filter = require 'chromatype.filter'\n"
+  "filter.path = path\n"
+  "if seed then\n"
+  "  local n\n"
+  "  if seed == 'random' then\n"
+  "    n = require('chromatype.random').fresh_seed()\n"
+  "    io.stderr:write('chromatype: seed ', n, '\\n')\n"
+  "  else\n"
+  "    n = math.tointeger(tonumber(seed))\n"
+  "    if not n then error(\"--seed: expected an integer or 'random', got '\" .. seed .. \"'\", 0) end\n"
+  "  end\n"
+  "  filter.cli_seed = n\n"
+  "end\n"
+  "for i = 4, select('#', ...) do\n"
+  "  local f, err = filter.load((select(i, ...)))\n"
+  "  if not f then error(err, 0) end\n"
+  "  filter.defaults[#filter.defaults + 1] = f\n"
+  "end\n";
+
+/* Loads the -f filters and the seed into chromatype.filter; raises on a bad one. [-0, +0] */
+static int setup_run(lua_State *L) {
+  char path[8192];
+  int i;
+  filter_path(path, sizeof path);
+  if (luaL_loadbuffer(L, setup_lua, sizeof setup_lua - 1, "=setup") != LUA_OK) return lua_error(L);
+  lua_pushstring(L, path);
+  if (run_opts.seed) lua_pushstring(L, run_opts.seed); else lua_pushnil(L);
+  lua_pushboolean(L, run_opts.watch);
+  for (i = 0; i < run_opts.nfilters; i++) lua_pushstring(L, run_opts.filters[i]);
+  lua_call(L, 3 + run_opts.nfilters, 0);
+  return 0;
+}
+
 static int msghandler(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (!msg) {
@@ -703,7 +807,9 @@ static int cmd_script(int argc, char **argv) {
   lua_setglobal(L, "arg");
 
   lua_pushcfunction(L, msghandler);
-  status = luaL_loadfile(L, argv[0]);
+  lua_pushcfunction(L, setup_run);
+  status = lua_pcall(L, 0, 0, 0);
+  if (status == LUA_OK) status = luaL_loadfile(L, argv[0]);
   if (status == LUA_OK) {
     for (i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
     status = lua_pcall(L, argc - 1, 0, 1);
@@ -754,13 +860,16 @@ static int cmd_document(int argc, char **argv) {
     else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
     else if (strcmp(argv[i], "--no-text-layer") == 0) no_text = 1;
     else if (strcmp(argv[i], "--cmyk") == 0) cmyk = 1;
+    else if (take_run_option(argc, argv, &i)) continue;
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
-             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk])", argv[i]);
+             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [-f FILTER] [--seed N])", argv[i]);
   }
   if (!(L = luaL_newstate())) die(1, "cannot create a Lua state: out of memory");
   luaL_openlibs(L);
   preload_library(L);
-  status = luaL_loadbuffer(L, document_lua, sizeof document_lua - 1, "=document");
+  lua_pushcfunction(L, setup_run);
+  status = lua_pcall(L, 0, 0, 0);
+  if (status == LUA_OK) status = luaL_loadbuffer(L, document_lua, sizeof document_lua - 1, "=document");
   if (status == LUA_OK) {
     lua_pushstring(L, argv[0]);
     if (out) lua_pushstring(L, out); else lua_pushnil(L);
@@ -792,6 +901,16 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "--version") == 0) {
     printf("chromatype %s\n", CT_VERSION_STRING);
     return 0;
+  }
+  {
+    /* -f, --seed and --watch before a script or document */
+    int i = 1;
+    while (i < argc && take_run_option(argc, argv, &i)) i++;
+    if (i > 1) {
+      if (i >= argc) die(EXIT_USAGE, "a script or document must follow the options (see 'chromatype --help')");
+      argv += i - 1;
+      argc -= i - 1;
+    }
   }
   if (strcmp(argv[1], "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 1, argv + 1);

@@ -745,7 +745,7 @@ function Document:render(opts)
     return c, report
   end
   local tree = filter.build(self, sheets)
-  tree = filter.run(tree, filters, opts.seed or self.seed)
+  tree = filter.run(tree, filters, opts.seed or filter.cli_seed or self.seed)
   for _, page in ipairs(tree.pages) do
     local sh = page.sheet or sheets[1]
     c = self:draw_sheet(c, sh, page.frames, true)
