@@ -12,6 +12,7 @@ local ct = require "chromatype"
 local paper = require "chromatype.paper"
 local layout = require "chromatype.layout"
 local stack = require "chromatype.stack"
+local palette = require "chromatype.palette"
 
 local M = {}
 
@@ -143,10 +144,11 @@ function M.new(opts)
   self.bleed = self.bleed or 0
   self.crop_marks = opts.crop_marks and true or false
   self.slug = self.slug or (self.crop_marks and paper.parse_length("8mm") or 0)
-  if opts.background and not pcall(ct.parse_color, opts.background) then
-    argerr("document", 1, ("field 'background': bad color '%s'"):format(tostring(opts.background)))
+  if opts.background then
+    local v, err = palette.color(opts.background)
+    if not v then argerr("document", 1, "field 'background': " .. err) end
+    self.background = v
   end
-  self.background = opts.background
   if opts.seed ~= nil then
     local n = math.tointeger(tonumber(opts.seed))
     if not n then argerr("document", 1, ("field 'seed': an integer expected, got '%s'"):format(tostring(opts.seed))) end
@@ -231,8 +233,25 @@ function Document:style_fields(obj, t)
       s.leading = v
     end
   end
-  if s.color ~= nil and not pcall(ct.parse_color, s.color) then
-    fail(obj, ("color: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(tostring(s.color)))
+  if s.color ~= nil then
+    local v, err = palette.color(s.color)
+    if not v then fail(obj, "color: " .. err) end
+    s.color = v
+  end
+  if s.overrides ~= nil then
+    if type(s.overrides) == "string" then           -- "0=#ff0000, Accent=tomato"
+      local t = {}
+      for part in s.overrides:gmatch("[^,]+") do
+        local k, v = part:match("^%s*([%w_%-]+)%s*=%s*(.-)%s*$")
+        if not k then fail(obj, ("overrides: bad entry '%s' (want ENTRY=COLOR)"):format(part)) end
+        local c, err = palette.color(v)
+        if not c then fail(obj, "overrides: " .. err) end
+        t[math.tointeger(tonumber(k)) or k] = c
+      end
+      s.overrides = t
+    elseif type(s.overrides) ~= "table" then
+      fail(obj, "overrides: a table or \"ENTRY=COLOR,...\" expected")
+    end
   end
   if s.align ~= nil then
     local ok = { left = 1, right = 1, center = 1, justify = 1, start = 1, ["end"] = 1 }
@@ -336,8 +355,10 @@ function Document:page(opts)
   local obj = { where = where, what = ("page %d"):format(#self.pages + 1) }
   local w, h = page_size(opts.size, opts.orientation, self.width, self.height)
   if not w then if where then fail(obj, h) end argerr("page", 1, h) end
-  if opts.background and not pcall(ct.parse_color, opts.background) then
-    fail(obj, ("background: bad color '%s'"):format(tostring(opts.background)))
+  if opts.background then
+    local v, err = palette.color(opts.background)
+    if not v then fail(obj, "background: " .. err) end
+    opts.background = v
   end
   local margin = self.margin
   if opts.margin ~= nil then
@@ -781,7 +802,7 @@ M.Document, M.Page, M.Frame = Document, Page, Frame
 
 -- ---- XML -----------------------------------------------------------------------------------
 
-local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "align", "tracking", "features",
+local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking", "features",
   "lang", "dir", "hyphenate", "space-before", "space-after" }
 
 local function list(...)
@@ -867,6 +888,7 @@ end
 function Reader:style_fields(node)
   local a = node.attrs
   local s = { font = a.font, size = a.size, leading = a.leading, color = a.color, align = a.align,
+    overrides = a.overrides,
     tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir,
     space_before = a["space-before"], space_after = a["space-after"] }
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
@@ -997,8 +1019,8 @@ function M.from_xml(xml, name)
       if v < 0 then self:fail(root, ("%s: must be at least 0 pt, got '%s'"):format(k, dopts[k])) end
     end
   end
-  if a.background and not pcall(ct.parse_color, a.background) then
-    self:fail(root, ("background: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(a.background))
+  if a.background and not palette.color(a.background) then
+    self:fail(root, select(2, palette.color(a.background)) and "background: " .. select(2, palette.color(a.background)))
   end
   local w, h = page_size(a.size, a.orientation, paper.size("A4"))
   if not w then self:fail(root, h) end
@@ -1030,8 +1052,10 @@ function M.from_xml(xml, name)
           if not a or not b then self:fail(l, ("offset: two numbers in em expected (\"0.02 -0.01\"), got '%s'"):format(l.attrs.offset)) end
           layer.offset = { a, b }
         end
-        if layer.color and not pcall(ct.parse_color, layer.color) then
-          self:fail(l, ("color: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(layer.color))
+        if layer.color then
+          local v, err = palette.color(layer.color)
+          if not v then self:fail(l, "color: " .. err) end
+          layer.color = v
         end
         t[#t + 1] = layer
       end
@@ -1059,8 +1083,8 @@ function M.from_xml(xml, name)
     if el.tag == "page" then
       npages = npages + 1
       local pa = el.attrs
-      if pa.background and not pcall(ct.parse_color, pa.background) then
-        self:fail(el, ("background: bad color '%s' (expected #RRGGBB or #RRGGBBAA)"):format(pa.background))
+      if pa.background and not palette.color(pa.background) then
+        self:fail(el, "background: " .. select(2, palette.color(pa.background)))
       end
       local page = doc:page { size = pa.size, orientation = pa.orientation, background = pa.background,
         margin = pa.margin, _where = self:where(el) }

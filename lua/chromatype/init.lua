@@ -54,6 +54,12 @@ function M.stack(layers)
   return require("chromatype.stack").new(layers)
 end
 
+--- A color from CSS syntax (`"tomato"`, `"rgb(255 0 0 / 50%)"`, `"hsl(120 50% 40%)"`, `"#f80"`)
+-- as "#rrggbbaa", or nil and a message (chromatype.palette).
+function M.color(c)
+  return require("chromatype.palette").color(c)
+end
+
 --- Non-raising variants.
 -- `ct.safe.f(...)` calls `ct.f(...)` under `pcall` and returns its results, or
 -- `nil, msg` when it raised.  `ct.safe.call(obj, "method", ...)` does the same
