@@ -114,6 +114,22 @@ int      ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis);
    Clears cached outlines. */
 ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err);
 
+/* Alternate forms of glyph `gid` offered by GSUB lookups (single and alternate
+   substitutions) of `features` (a NULL-terminated list of tags), or, when `features` is
+   NULL, of rand, aalt, salt, swsh, cswh, jalt, titl, ornm, ssXX and cvXX.  Writes up to
+   `max` distinct glyphs with the feature that offers each; returns how many there are. */
+typedef struct {
+  unsigned gid;
+  char     feature[5];
+} ct_alternate_t;
+
+unsigned ct_font_get_alternates(ct_font_t *font, unsigned gid, const char *const *features,
+                                ct_alternate_t *out, unsigned max);
+
+/* The distinct feature tags of the font's GSUB (gpos = 0) or GPOS table; up to `max` into
+   `tags`; returns how many there are. */
+unsigned ct_font_get_feature_tags(ct_font_t *font, int gpos, char (*tags)[5], unsigned max);
+
 /* The code points the font maps (its cmap), ascending: fills up to `max` of them into
    `out` (may be NULL) and returns how many there are. */
 unsigned ct_font_get_codepoints(ct_font_t *font, uint32_t *out, unsigned max);

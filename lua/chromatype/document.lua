@@ -758,6 +758,7 @@ function Document:render(opts)
   local filter = require "chromatype.filter"
   local sheets, report = self:typeset()
   local filters = {}
+  if filter.needs_rand(sheets) then filters[1] = filter.rand end
   for _, f in ipairs(opts.filters or filter.defaults) do filters[#filters + 1] = f end
   for _, f in ipairs(self.filters or {}) do filters[#filters + 1] = f end
   local c

@@ -158,8 +158,10 @@ function M.build(doc, sheets)
         for _, it in ipairs(line.items) do
           local r = it.run
           local run = { kind = "Run", text = it.text, font = it.font, x = it.x, y = line.y, width = it.width,
-            script = it.script, direction = it.direction, word = it.word, start = it.start, line = l, style = r }
+            script = it.script, direction = it.direction, word = it.word, start = it.start, line = l, style = r,
+            rand = it.rand }
           for _, k in ipairs(RUN_COPY) do run[k] = r[k] end
+          if it.features then run.features = it.features end
           run.size = run.size or 12
           l.runs[#l.runs + 1] = run
           para.runs[#para.runs + 1] = run
@@ -457,6 +459,44 @@ function M.run(tree, filters, seed)
   seed = seed or M.default_seed
   for _, f in ipairs(filters) do tree = run_filter(tree, f, seed) end
   return tree
+end
+
+--- The built-in filter that applies OpenType `rand` from the seed (HarfBuzz 6.0 cannot seed
+--- its own): each glyph of a run whose font has `rand` (and whose features do not mention
+--- it) becomes one of its `rand` alternates, picked by `ctx.rng`; the glyphs after it in the
+--- run move by the difference in advance.
+M.rand = M.new({
+  Glyph = function(g, ctx)
+    local run = ctx.run
+    if not run.rand then return end
+    local alts = g.font:alternates(g.gid, "rand")
+    if #alts == 0 then return end
+    local pick = alts[ctx.rng:random(#alts)]
+    local scale = g.size / upem(g.font)
+    local delta = (g.font:advance(pick.gid) - g.font:advance(g.gid)) * scale
+    g.gid = pick.gid
+    g.layers = nil
+    if delta ~= 0 then
+      g.advance = g.advance + delta
+      local after = false
+      for _, other in ipairs(run.glyphs) do
+        if after then other.x = other.x + delta end
+        if other == g then after = true end
+      end
+    end
+  end,
+}, {}, "rand")
+
+--- Whether typeset sheets hold runs that need the seeded rand.
+function M.needs_rand(sheets)
+  for _, sh in ipairs(sheets) do
+    for _, fr in ipairs(sh.frames) do
+      for _, line in ipairs(fr.lines) do
+        for _, it in ipairs(line.items) do if it.rand then return true end end
+      end
+    end
+  end
+  return false
 end
 
 -- ---- drawing -------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ local ct = require "chromatype"
 
 local M = {}
 
+local has_rand   -- defined with the itemizer
+
 -- ---- options ---------------------------------------------------------------------
 
 -- Keys a run may carry that go to canvas:text unchanged.
@@ -252,6 +254,21 @@ local function font_runs(text, s, e, chain, warned)
   return out
 end
 
+-- Whether a font's GSUB has a rand feature (cached).
+local rand_cache = setmetatable({}, { __mode = "k" })
+has_rand = function(font)
+  local v = rand_cache[font]
+  if v == nil then
+    v = false
+    local ok, feats = pcall(function() return font:features() end)
+    if ok and feats then
+      for _, t in ipairs(feats) do if t == "rand" then v = true end end
+    end
+    rand_cache[font] = v
+  end
+  return v
+end
+
 -- A list of {s =, e =, ...} ranges covering 1..n from a function giving ranges.
 local function script_runs(text)
   if ct.script_runs and #text > 0 then
@@ -301,8 +318,15 @@ local function itemize(text, styled, para_dir, warned)
     local script = st.script or (sr.script ~= "Zyyy" and sr.script ~= "Zinh" and sr.script ~= "Zzzz"
       and sr.script) or nil
     local rtl = lv.rtl
+    local features, rand = st.features, false
+    if has_rand(fr.font) and not (features and features:find("rand")) then
+      -- HarfBuzz 6.0 cannot seed rand: shape without it; documents apply it from the seed
+      features = features and (features .. ",-rand") or "-rand"
+      rand = true
+    end
     items[#items + 1] = { s = s, e = e, style = st, font = fr.font, script = script, rtl = rtl,
-      shape = { font = fr.font, size = st.size, tracking = st.tracking, features = st.features,
+      features = features, rand = rand,
+      shape = { font = fr.font, size = st.size, tracking = st.tracking, features = features,
                 language = st.language, script = script, direction = rtl and "rtl" or "ltr" } }
   end
   return items
@@ -685,7 +709,7 @@ local function place(all, fit, used, opts, width)
         local it = pc.item
         items[#items + 1] = { text = pc.text, run = it.style, font = it.font, script = it.script,
           direction = it.rtl and "rtl" or "ltr", x = x, width = pc.width, hyphen = pc.hyphen,
-          word = pc.word, start = pc.s }
+          word = pc.word, start = pc.s, features = it.features, rand = it.rand }
         x = x + pc.width
       end
     end
@@ -1002,8 +1026,9 @@ function M.draw_lines(canvas, lines)
       local t = { it.text, font = font, size = r.size, x = it.x, y = l.y,
         script = it.script or r.script, direction = it.direction or r.direction }
       for _, k in ipairs(PASS) do t[k] = r[k] end
+      if it.features then t.features = it.features end
       local run = { font = font, size = r.size, tracking = r.tracking, script = t.script,
-        features = r.features, language = r.language, direction = t.direction }
+        features = t.features, language = r.language, direction = t.direction }
       if is_stack(font) then
         t.tracking = tracked(run) and r.tracking or nil
         font:draw(canvas, t)

@@ -107,6 +107,8 @@ function Stack:axes() return self.lead:axes() end
 function Stack:glyph_name(gid) return self.lead:glyph_name(gid) end
 function Stack:advance(gid) return self.lead:advance(gid) end
 function Stack:codepoints() return self.lead:codepoints() end
+function Stack:features(t) return self.lead:features(t) end
+function Stack:alternates(gid, f) return self.lead:alternates(gid, f) end
 
 -- ---- alignment ----------------------------------------------------------------------------
 

@@ -357,6 +357,75 @@ static int l_font_advance(lua_State *L) {
   return 1;
 }
 
+/* alternates(gid [, features]) -> {{gid =, feature =}, ...}: the glyph's alternate forms
+   from GSUB; features a string "salt,ss01" or a list (default: rand, aalt, salt, swsh,
+   jalt, ssXX, cvXX, ...). */
+#define MAX_ALT 256
+#define MAX_ALT_FEATURES 32
+static int l_font_alternates(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  unsigned gid = checkgid(L, 2, font);
+  const char *feats[MAX_ALT_FEATURES + 1];
+  ct_alternate_t alts[MAX_ALT];
+  unsigned n, i, nf = 0;
+  int t = lua_type(L, 3);
+  luaL_argexpected(L, t == LUA_TNONE || t == LUA_TNIL || t == LUA_TSTRING || t == LUA_TTABLE, 3,
+                   "string or list of feature tags");
+  if (t == LUA_TSTRING) {
+    /* split "salt,ss01" into Lua strings kept on the stack */
+    const char *p = lua_tostring(L, 3);
+    while (*p) {
+      const char *e = p;
+      while (*e && *e != ',' && *e != ' ') e++;
+      if (e > p) {
+        luaL_argcheck(L, e - p <= 4, 3, "feature tags have at most 4 characters");
+        luaL_argcheck(L, nf < MAX_ALT_FEATURES, 3, "too many features");
+        feats[nf++] = lua_pushlstring(L, p, (size_t)(e - p));
+      }
+      p = *e ? e + 1 : e;
+    }
+  } else if (t == LUA_TTABLE) {
+    lua_Integer k, len = luaL_len(L, 3);
+    luaL_argcheck(L, len <= MAX_ALT_FEATURES, 3, "too many features");
+    for (k = 1; k <= len; k++) {
+      size_t l;
+      lua_geti(L, 3, k);
+      feats[nf] = lua_tolstring(L, -1, &l);
+      luaL_argcheck(L, feats[nf] && l >= 1 && l <= 4, 3, "feature tags are strings of 1 to 4 characters");
+      nf++;
+    }
+  }
+  feats[nf] = NULL;
+  n = ct_font_get_alternates(font, gid, t == LUA_TSTRING || t == LUA_TTABLE ? feats : NULL, alts, MAX_ALT);
+  if (n > MAX_ALT) n = MAX_ALT;
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, alts[i].gid);
+    lua_setfield(L, -2, "gid");
+    lua_pushstring(L, alts[i].feature);
+    lua_setfield(L, -2, "feature");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* features(["GSUB" | "GPOS"]) -> list of the font's feature tags in that table */
+static int l_font_features(lua_State *L) {
+  static const char *const tables[] = { "GSUB", "GPOS", NULL };
+  ct_font_t *font = lct_checkfont(L, 1);
+  int gpos = luaL_checkoption(L, 2, "GSUB", tables);
+  char tags[256][5];
+  unsigned n = ct_font_get_feature_tags(font, gpos, tags, 256), i;
+  if (n > 256) n = 256;
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushstring(L, tags[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
 /* ---- shaping ------------------------------------------------------------------------ */
 
 #define SHAPED_MT "chromatype.ShapedBox"   /* internal: owns a ct_shaped_t */
@@ -448,6 +517,8 @@ static const luaL_Reg font_methods[] = {
   { "codepoints", l_font_codepoints },
   { "glyph_name", l_font_glyph_name },
   { "advance", l_font_advance },
+  { "alternates", l_font_alternates },
+  { "features", l_font_features },
   { "shape", l_font_shape },
   { "paint", l_font_paint },
   { "close", l_font_close },
