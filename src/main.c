@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <lua.h>
@@ -780,6 +782,103 @@ static int setup_run(lua_State *L) {
   return 0;
 }
 
+/* ---- --watch: the files a run read, and polling them ---------------------- */
+
+#define MAX_INPUTS 4096
+
+static struct {
+  char *path[MAX_INPUTS];
+  struct stat st[MAX_INPUTS];
+  int ok[MAX_INPUTS];
+  unsigned n;
+} inputs;
+
+static void inputs_add(const char *p) {
+  unsigned i;
+  for (i = 0; i < inputs.n; i++)
+    if (strcmp(inputs.path[i], p) == 0) return;
+  if (inputs.n == MAX_INPUTS || !(inputs.path[inputs.n] = strdup(p))) return;
+  inputs.ok[inputs.n] = stat(p, &inputs.st[inputs.n]) == 0;
+  inputs.n++;
+}
+
+/* Notes the files the finished run read: chromatype.inputs (fonts, filters, images).  [-0, +0] */
+static void collect_inputs(lua_State *L) {
+  int top = lua_gettop(L);
+  lua_getglobal(L, "package");
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "loaded");
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "chromatype");
+      if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "inputs");
+        if (lua_istable(L, -1)) {
+          lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+          for (i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, -1, i) == LUA_TSTRING) inputs_add(lua_tostring(L, -1));
+            lua_pop(L, 1);
+          }
+        }
+      }
+    }
+  }
+  lua_settop(L, top);
+}
+
+/* Whether an input changed since it was noted (and notes it again). */
+static const char *inputs_changed(void) {
+  unsigned i;
+  for (i = 0; i < inputs.n; i++) {
+    struct stat st;
+    int ok = stat(inputs.path[i], &st) == 0;
+    if (ok != inputs.ok[i] || (ok && (st.st_mtim.tv_sec != inputs.st[i].st_mtim.tv_sec ||
+                                      st.st_mtim.tv_nsec != inputs.st[i].st_mtim.tv_nsec ||
+                                      st.st_size != inputs.st[i].st_size)))
+      return inputs.path[i];
+  }
+  return NULL;
+}
+
+static void inputs_clear(void) {
+  unsigned i;
+  for (i = 0; i < inputs.n; i++) free(inputs.path[i]);
+  inputs.n = 0;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Runs cmd, then again each time one of the files it read changes; Ctrl-C stops (or, for
+   tests, CHROMATYPE_WATCH_RUNS=N after N runs, returning the last status). */
+static int watch(int (*cmd)(int, char **), int argc, char **argv, const char *main_input) {
+  const char *limit = getenv("CHROMATYPE_WATCH_RUNS");
+  long runs = 0, max_runs = limit ? strtol(limit, NULL, 10) : 0;
+  for (;;) {
+    const char *changed;
+    double t0 = now_ms();
+    int status;
+    inputs_clear();
+    if (main_input) inputs_add(main_input);
+    status = cmd(argc, argv);
+    fprintf(stderr, "%s: %s in %.0f ms; watching %u file%s (Ctrl-C stops)\n", progname,
+            status == 0 ? "rendered" : "failed", now_ms() - t0, inputs.n, inputs.n == 1 ? "" : "s");
+    fflush(stderr);
+    if (max_runs > 0 && ++runs >= max_runs) return status;
+    while (!(changed = inputs_changed())) {
+      struct timespec ts = { 0, 200 * 1000 * 1000 };
+      nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "%s: %s changed\n", progname, changed);
+    {
+      struct timespec settle = { 0, 100 * 1000 * 1000 };   /* let an editor finish writing */
+      nanosleep(&settle, NULL);
+    }
+  }
+}
+
 static int msghandler(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (!msg) {
@@ -814,6 +913,7 @@ static int cmd_script(int argc, char **argv) {
     for (i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
     status = lua_pcall(L, argc - 1, 0, 1);
   }
+  collect_inputs(L);
   if (status != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
@@ -860,7 +960,6 @@ static int cmd_document(int argc, char **argv) {
     else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
     else if (strcmp(argv[i], "--no-text-layer") == 0) no_text = 1;
     else if (strcmp(argv[i], "--cmyk") == 0) cmyk = 1;
-    else if (take_run_option(argc, argv, &i)) continue;
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
              "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [-f FILTER] [--seed N])", argv[i]);
   }
@@ -879,6 +978,7 @@ static int cmd_document(int argc, char **argv) {
     lua_pushboolean(L, cmyk);
     status = lua_pcall(L, 6, 0, 0);
   }
+  collect_inputs(L);
   if (status != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
@@ -915,7 +1015,21 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 1, argv + 1);
   if (strcmp(argv[1], "paint") == 0) return cmd_paint(argc - 1, argv + 1);
-  if (is_document(argv[1])) return cmd_document(argc - 1, argv + 1);
+  if (is_document(argv[1])) {
+    /* run options may also follow the document: take them out of its own options */
+    int i, j = 2;
+    for (i = 2; i < argc; i++) {
+      int k = i;
+      if (take_run_option(argc, argv, &k)) { i = k; continue; }
+      argv[j++] = argv[i];
+    }
+    argc = j;
+    argv[argc] = NULL;
+    if (!run_opts.watch) return cmd_document(argc - 1, argv + 1);
+    if (strcmp(argv[1], "-") == 0) die(EXIT_USAGE, "--watch needs a document file, not standard input");
+    return watch(cmd_document, argc - 1, argv + 1, argv[1]);
+  }
   if (argv[1][0] == '-') die(EXIT_USAGE, "unknown option '%s' (see 'chromatype --help')", argv[1]);
-  return cmd_script(argc - 1, argv + 1);
+  if (!run_opts.watch) return cmd_script(argc - 1, argv + 1);
+  return watch(cmd_script, argc - 1, argv + 1, argv[1]);
 }

@@ -732,6 +732,7 @@ function Document:draw_sheet(c, sheet, frames, filtered)
   c, off = self:begin_page(c, pg)
   for _, im in ipairs(sheet.continuation and {} or pg.images) do
     if not c.image then fail(im, "images need canvas:image, which this build lacks") end
+    ct.note_input(im.path)
     local ok, err = pcall(c.image, c, { im.path, x = off + im.x, y = off + im.y, w = im.width,
       h = im.height, fit = im.fit })
     if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end

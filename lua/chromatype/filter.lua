@@ -113,8 +113,9 @@ function M.load(spec, options)
   if not ok then return nil, tostring(t) end
   local okc, e2 = pcall(check_filter, t, path)
   if not okc then return nil, e2 end
-  local f = M.new(t, opts, path:match("([^/]*)$"):gsub("%.lua$", ""))
+  local f = M.new(t, opts, (path:match("([^/]*)$"):gsub("%.lua$", "")))
   f.path = path
+  ct.note_input(path)
   return f
 end
 

@@ -9,6 +9,25 @@ local core = require "chromatype.core"
 local M = {}
 for k, v in pairs(core) do M[k] = v end
 
+--- The files read so far (fonts, filters, images, documents): a list, and a set by path;
+-- `chromatype --watch` renders again when one of them changes.
+M.inputs = {}
+
+--- Records a file as an input (for --watch).
+function M.note_input(path)
+  if type(path) == "string" and path ~= "" and not M.inputs[path] then
+    M.inputs[path] = true
+    M.inputs[#M.inputs + 1] = path
+  end
+end
+
+--- ct.open_font, noting the file it opened (a fontconfig name notes the file it found).
+function M.open_font(...)
+  local f, err, code = core.open_font(...)
+  if f then M.note_input(f:info().path) end
+  return f, err, code
+end
+
 --- Version of the library (the C core's `CT_VERSION_STRING`), e.g. `"0.1.0"`.
 M.version = core.version
 

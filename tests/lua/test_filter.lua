@@ -179,4 +179,43 @@ return {
     _, msg = run(('-f "%s" --seed x'):format(flt))
     assert(msg:find("--seed: expected an integer or 'random', got 'x'", 1, true), msg)
   end },
+  { "--watch renders again when a filter changes", function()
+    local exe = (os.getenv("CT_BUILD") or (ROOT .. "/build")) .. "/chromatype"
+    if not io.open(exe, "rb") then return end
+    local src = tmpname(".xml")
+    local h = assert(io.open(src, "w"))
+    h:write(('<document size="80mm x 30mm" margin="5mm"><style name="default" font="%s" size="20pt"/>'
+      .. '<page><frame><p>abc</p></frame></page></document>'):format(W))
+    h:close()
+    local flt = tmpname(".lua")
+    h = assert(io.open(flt, "w"))
+    h:write("return { Glyph = function(g) g.color = '#ff0000' end }\n")
+    h:close()
+    local out, log = tmpname(".png"), tmpname(".log")
+    os.execute(('CHROMATYPE_WATCH_RUNS=2 "%s" --watch -f "%s" "%s" -o "%s" 2>"%s" &'):format(exe, flt, src, out, log))
+    local function lines()
+      local f = io.open(log, "r")
+      local s = f and f:read("a") or ""
+      if f then f:close() end
+      local n = 0
+      for _ in s:gmatch("rendered in") do n = n + 1 end
+      return n, s
+    end
+    local t0 = os.time()
+    while lines() < 1 and os.time() - t0 < 20 do os.execute("sleep 0.1") end
+    -- a pixel inside the bar of the 'a' (x 16..22 pt, y 16..30 pt at 72 dpi)
+    local r1, _, b1 = ct.read_png_pixel(out, 19, 25)
+    os.execute("sleep 0.3")
+    h = assert(io.open(flt, "w"))
+    h:write("return { Glyph = function(g) g.color = '#0000ff' end }\n")
+    h:close()
+    while lines() < 2 and os.time() - t0 < 20 do os.execute("sleep 0.1") end
+    local n, s = lines()
+    eq(n, 2, s)
+    assert(s:find("watching 3 files", 1, true), s)
+    assert(s:find(flt .. " changed", 1, true), s)
+    os.execute("sleep 0.2")
+    local r2, _, b2 = ct.read_png_pixel(out, 19, 25)
+    eq({ r1, b1, r2, b2 }, { 255, 0, 0, 255 }, "red, then blue")
+  end },
 }
