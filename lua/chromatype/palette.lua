@@ -196,16 +196,24 @@ function M.mix(font, a, b, t, space)
   return out
 end
 
---- Overrides spreading a font's palette entries between two colors, by each entry's
---- lightness in palette 0 (dark entries toward `dark`, light ones toward `light`): a duotone.
+--- Overrides spreading a font's palette entries between two colors by lightness: the
+--- darkest entry of the palette becomes `dark`, the lightest `light`, the others in between
+--- (a duotone; alpha is kept).
 function M.duotone(font, dark, light, which)
   dark, light = color_or_raise(dark, "duotone", 2), color_or_raise(light, "duotone", 3)
+  local colors = M.colors(font, which or 0)
+  local ls, lo, hi = {}, math.huge, -math.huge
+  for i, c in ipairs(colors) do
+    local r, g, b = rgba(c)
+    local l = unlin(0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b))   -- lightness, 0..1
+    ls[i] = l
+    lo, hi = math.min(lo, l), math.max(hi, l)
+  end
   local out = {}
-  for i, c in ipairs(M.colors(font, which or 0)) do
-    local r, g, b, a = rgba(c)
-    local y = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-    local mixed = M.mix_colors(dark, light, unlin(y))
-    local mr, mg, mb = rgba(mixed)
+  for i, c in ipairs(colors) do
+    local t = hi > lo and (ls[i] - lo) / (hi - lo) or 0.5
+    local mr, mg, mb = rgba(M.mix_colors(dark, light, t, "srgb"))   -- t is perceptual already
+    local _, _, _, a = rgba(c)
     out[i - 1] = to_hex(mr, mg, mb, a)
   end
   return out
