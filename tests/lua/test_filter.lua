@@ -99,6 +99,18 @@ return {
     end
     eq(render(1), render(1))
     assert(render(1) ~= render(2), "different seeds differ")
+    local function pdf(seed)
+      local d = doc({ "abc abc", "xyz" })
+      d:filter(jitter())
+      local p = tmpname(".pdf")
+      assert(d:write(p, { seed = seed }))
+      local h = assert(io.open(p, "rb"))
+      local s = h:read("a")
+      h:close()
+      return s
+    end
+    eq(pdf(9), pdf(9), "PDF bytes")
+    assert(pdf(9) ~= pdf(10), "PDF differs by seed")
   end },
   { "streams are keyed by word: editing one word leaves the others", function()
     local function ys(text)
