@@ -8,7 +8,7 @@ LUADIR   = $(PREFIX)/share/lua/5.4
 LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib librsvg-2.0 fontconfig icu-uc fribidi
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -32,7 +32,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
 EMBED_OBJ := $(B)/src/embedded_lua.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
-TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid
+TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg
 
 .PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs
 

@@ -25,7 +25,8 @@ typedef enum {
   CT_ERR_INVALID_ARG,     /* a value out of range (palette index, size, ...) */
   CT_ERR_NOT_FOUND,       /* glyph, table or name absent */
   CT_ERR_LIMIT,           /* a limit of ct-limits.h was hit */
-  CT_ERR_BACKEND          /* cairo, FreeType or HarfBuzz failed */
+  CT_ERR_BACKEND,         /* cairo, FreeType or HarfBuzz failed */
+  CT_ERR_INVALID_IMAGE    /* a picture file that is not an image, corrupt or refused */
 } ct_status_t;
 
 /* Detail for a failure: filled by functions taking a ct_error_t * (may be NULL). */
@@ -427,6 +428,26 @@ ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *canvas, ct_font_t *font, const ct
 ct_status_t ct_canvas_draw_paint(ct_canvas_t *canvas, ct_font_t *font, ct_paint_t *paint,
                                  const ct_text_style_t *style, double x, double y,
                                  ct_error_t *err);
+
+/* How a picture fills a box of another aspect ratio. */
+typedef enum {
+  CT_FIT_CONTAIN = 0,   /* whole, as large as fits, centered (letterboxed) */
+  CT_FIT_COVER,         /* covering the box, centered, clipped to it */
+  CT_FIT_FILL           /* stretched to the box */
+} ct_fit_t;
+
+/* Draws a picture file into the box (x, y, w, h), in points, on the current page: PNG
+   (cairo), JPEG, GIF, BMP, TIFF or WebP (gdk-pixbuf; EXIF orientation applied), or SVG
+   (librsvg, after the sanitizer of OT-SVG glyphs: no DOCTYPE, no scripts, nothing loaded
+   but data: images).  `w` or `h` 0 takes it from the other by the picture's aspect ratio;
+   both 0, the natural size (a pixel a point; an SVG's width and height at 72 dpi, else its
+   viewBox).  Rasters stay images in PDF and SVG output, SVGs stay vector.  Each file is read
+   once per canvas (found again by its real path), and a PDF holds one copy of it however
+   often it is drawn (JPEG files as they are).  Errors name the path: CT_ERR_IO (cannot open),
+   CT_ERR_INVALID_IMAGE (not an image, corrupt, an SVG refused), CT_ERR_LIMIT (over the size
+   limits of ct-limits.h), CT_ERR_INVALID_ARG (a box out of range). */
+ct_status_t ct_canvas_draw_image(ct_canvas_t *canvas, const char *path, double x, double y,
+                                 double w, double h, ct_fit_t fit, ct_error_t *err);
 
 typedef struct {
   ct_output_t format;      /* AUTO: from the path's extension, else PNG */

@@ -1,8 +1,9 @@
 /*
-** canvas.c: pages of drawing kept as display lists (rectangles and placed paint trees,
-** in points) and their replay onto a cairo context.  Writing them out is output.c.
+** canvas.c: pages of drawing kept as display lists (rectangles, placed paint trees and
+** pictures, in points) and their replay onto a cairo context.  Writing them out is output.c.
 ** Core layer.
 */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,7 @@ static void palette_unref(ct_palette_ref_t *p) {
 
 static void op_fini(ct_op_t *op) {
   unsigned i;
+  if (op->kind == CT_OP_IMAGE) ct_image_destroy(op->u.image.image);
   if (op->kind != CT_OP_GLYPHS) return;
   for (i = 0; i < op->u.glyphs.count; i++) ct_paint_destroy(op->u.glyphs.items[i].paint);
   free(op->u.glyphs.items);
@@ -88,6 +90,8 @@ void ct_canvas_destroy(ct_canvas_t *c) {
     free(c->pages[i].ops);
   }
   free(c->pages);
+  for (i = 0; i < c->nimages; i++) ct_image_destroy(c->images[i]);
+  free(c->images);
   free(c);
 }
 
@@ -317,10 +321,86 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
   return CT_OK;
 }
 
+/* The canvas's image of the file at `path`, read on first use.  Returns a borrowed image,
+   or NULL with `err` filled. */
+static ct_image_t *find_image(ct_canvas_t *c, const char *path, ct_error_t *err) {
+  char *key = realpath(path, NULL), warning[700];
+  ct_image_t *img;
+  unsigned i;
+  if (!key) {
+    ct_set_error(err, errno == ENOMEM ? CT_ERR_NOMEM : CT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  for (i = 0; i < c->nimages; i++)
+    if (strcmp(ct_image_get_key(c->images[i]), key) == 0) {
+      free(key);
+      return c->images[i];
+    }
+  if (c->nimages == c->capimages) {
+    unsigned cap = c->capimages ? c->capimages * 2 : 8;
+    ct_image_t **p = realloc(c->images, cap * sizeof *p);
+    if (!p) {
+      free(key);
+      ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      return NULL;
+    }
+    c->images = p;
+    c->capimages = cap;
+  }
+  img = ct_image_load(path, key, warning, sizeof warning, err);
+  free(key);
+  if (!img) return NULL;
+  if (warning[0] && c->warn) c->warn(c->warn_data, warning);
+  c->images[c->nimages++] = img;
+  return img;
+}
+
+ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, double y, double w,
+                                 double h, ct_fit_t fit, ct_error_t *err) {
+  ct_image_t *img;
+  ct_op_t *op;
+  ct_error_t local;
+  double iw, ih;
+  if (!err) err = &local;   /* the status comes back through it */
+  if (!isfinite(x) || !isfinite(y))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "position %g,%g is not finite", x, y);
+  if (!(isfinite(w) && w >= 0 && w <= CT_MAX_PAGE_SIDE) || !(isfinite(h) && h >= 0 && h <= CT_MAX_PAGE_SIDE))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "image box %gx%g pt out of range (0 < side <= %g)",
+                        w, h, CT_MAX_PAGE_SIDE);
+  if ((unsigned)fit > CT_FIT_FILL)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "unknown fit %d", (int)fit);
+  if (!(img = find_image(c, path, err))) return err->status;
+  ct_image_get_size(img, &iw, &ih);
+  if (w == 0 && h == 0) {
+    w = iw;
+    h = ih;
+  } else if (w == 0) {
+    w = h * iw / ih;
+  } else if (h == 0) {
+    h = w * ih / iw;
+  }
+  if (!(w > 0 && w <= CT_MAX_PAGE_SIDE && h > 0 && h <= CT_MAX_PAGE_SIDE))
+    return ct_set_error(err, CT_ERR_LIMIT, "%s: drawn %gx%g pt, out of range (0 < side <= %g)",
+                        path, w, h, CT_MAX_PAGE_SIDE);
+  if (!(op = push_op(c, CT_OP_IMAGE))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  op->u.image.image = ct_image_reference(img);
+  op->u.image.x = x;
+  op->u.image.y = y;
+  op->u.image.w = w;
+  op->u.image.h = h;
+  op->u.image.fit = fit;
+  return CT_OK;
+}
+
 void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
   unsigned i, j;
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
+    if (op->kind == CT_OP_IMAGE) {
+      ct_image_draw(cr, op->u.image.image, op->u.image.x, op->u.image.y, op->u.image.w,
+                    op->u.image.h, op->u.image.fit);
+      continue;
+    }
     if (op->kind == CT_OP_RECT) {
       const ct_rgba_t *col = &op->u.rect.color;
       cairo_set_source_rgba(cr, col->r, col->g, col->b, col->a);

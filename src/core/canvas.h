@@ -20,7 +20,25 @@ typedef struct {
   uint32_t    cluster;  /* byte offset of the glyph's cluster in the op's text */
 } ct_placed_t;
 
-typedef enum { CT_OP_RECT, CT_OP_GLYPHS } ct_op_kind_t;
+typedef enum { CT_OP_RECT, CT_OP_GLYPHS, CT_OP_IMAGE } ct_op_kind_t;
+
+/* image.c: a picture file, decoded once (a cairo raster or a librsvg handle) and shared by
+   the operations that draw it.  Refcounted. */
+typedef struct ct_image ct_image_t;
+
+/* Reads and decodes the file `key` (a real path; `name`, the path as given, is for
+   messages).  Returns a new image, or NULL with `err` filled.  `warning` receives a message
+   for the canvas's warning function ("" if none): what the SVG sanitizer removed. */
+ct_image_t *ct_image_load(const char *name, const char *key, char *warning, size_t warnlen,
+                          ct_error_t *err);
+ct_image_t *ct_image_reference(ct_image_t *img);
+void        ct_image_destroy(ct_image_t *img);
+const char *ct_image_get_key(const ct_image_t *img);
+/* Natural size in points: a pixel a point, or the SVG's own size at 72 dpi. */
+void        ct_image_get_size(const ct_image_t *img, double *width, double *height);
+/* Draws the image into the box (x, y, w, h), in points, placed by `fit`. */
+void        ct_image_draw(cairo_t *cr, const ct_image_t *img, double x, double y, double w,
+                          double h, ct_fit_t fit);
 
 /* One drawing operation; a page is a list of them, replayed onto the target cairo
    context when the canvas is written (so PDF keeps every vector, and nothing is
@@ -39,6 +57,7 @@ typedef struct {
       size_t            text_len;
       int               rtl;       /* clusters run backwards */
     } glyphs;
+    struct { ct_image_t *image; double x, y, w, h; ct_fit_t fit; } image;   /* the box */
   } u;
 } ct_op_t;
 
@@ -55,6 +74,8 @@ struct ct_canvas {
   unsigned          npages, cap;
   ct_warning_func_t warn;
   void             *warn_data;
+  ct_image_t      **images;            /* every picture file drawn, each read once */
+  unsigned          nimages, capimages;
 };
 
 /* Replays a page onto `cr` (in points). */

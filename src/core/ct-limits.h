@@ -30,6 +30,15 @@
 #define CT_MAX_IMAGE_PIXELS (256.0 * 1024 * 1024)
 #endif
 
+/* Picture files drawn on a canvas: bytes read, and decoded pixels (4 bytes each: 128 Mpx
+   is 512 MiB, an A1 poster at 300 dpi); their sides are capped by CT_MAX_IMAGE_SIDE. */
+#ifndef CT_MAX_IMAGE_FILE_SIZE
+#define CT_MAX_IMAGE_FILE_SIZE (256u * 1024u * 1024u)
+#endif
+#ifndef CT_MAX_IMAGE_FILE_PIXELS
+#define CT_MAX_IMAGE_FILE_PIXELS (128.0 * 1024 * 1024)
+#endif
+
 /* Largest PNG resolution. */
 #ifndef CT_MAX_DPI
 #define CT_MAX_DPI 9600.0

@@ -103,6 +103,13 @@ void ct_svg_table_destroy(ct_svg_table_t *table);
 ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *glyph);
 void ct_svg_glyph_destroy(ct_svg_glyph_t *glyph);
 unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
+/* svg.c: an SVG picture file's bytes made safe for librsvg: inflated when gzip-compressed
+   (capped), parsed without network, DTDs or entities (a DOCTYPE is refused), stripped of
+   scripts and of every reference that is not a local #fragment or a PNG/JPEG data: URI, and
+   written out again.  Returns a malloc'ed string (length in *out_len), or NULL with `why`
+   filled; `what` receives what was removed ("" if nothing), for a warning. */
+char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
+                              size_t whylen, char *what, size_t whatlen);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

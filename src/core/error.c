@@ -19,6 +19,7 @@ const char *ct_status_string(ct_status_t status) {
   case CT_ERR_NOT_FOUND:    return "not found";
   case CT_ERR_LIMIT:        return "limit exceeded";
   case CT_ERR_BACKEND:      return "backend failure";
+  case CT_ERR_INVALID_IMAGE: return "invalid image";
   }
   return "unknown status";
 }

@@ -3,7 +3,8 @@
 ** capped), parses it once with libxml2 (no network, no DTD, no entities: a DOCTYPE is
 ** refused), removes what the safe subset forbids, and cuts out each glyph with the
 ** definitions it references.  At draw time the palette is substituted for var(--colorN)
-** and currentColor (librsvg 2.54 resolves neither) and librsvg draws it.  Core layer.
+** and currentColor (librsvg 2.54 resolves neither) and librsvg draws it.  SVG pictures
+** (image.c) go through the same parser and sanitizer.  Core layer.
 */
 #include <math.h>
 #include <stdio.h>
@@ -191,16 +192,25 @@ fail:
 /* ---- the safe subset ---------------------------------------------------- */
 
 static const char *const forbidden[] = {
-  "script", "foreignObject", "text", "tspan", "textPath", "a", "switch", "view", "iframe",
-  "audio", "video", "canvas", "animate", "animateMotion", "animateTransform", "animateColor",
-  "set", "cursor", "font", "font-face", "discard", "handler", "listener", "include", NULL
+  "script", "foreignObject", "iframe", "audio", "video", "canvas", "animate", "animateMotion",
+  "animateTransform", "animateColor", "set", "cursor", "font", "font-face", "discard", "handler",
+  "listener", "include", NULL
 };
 
-static int is_forbidden(const xmlChar *name) {
+/* OT-SVG also forbids text and links in glyphs; pictures (canvas:image) keep them. */
+static const char *const forbidden_in_glyphs[] = {
+  "text", "tspan", "textPath", "a", "switch", "view", NULL
+};
+
+static int in_list(const xmlChar *name, const char *const list[]) {
   int i;
-  for (i = 0; forbidden[i]; i++)
-    if (xmlStrcmp(name, (const xmlChar *)forbidden[i]) == 0) return 1;
+  for (i = 0; list[i]; i++)
+    if (xmlStrcmp(name, (const xmlChar *)list[i]) == 0) return 1;
   return 0;
+}
+
+static int is_forbidden(const xmlChar *name, int picture) {
+  return in_list(name, forbidden) || (!picture && in_list(name, forbidden_in_glyphs));
 }
 
 /* A local fragment "#id", or an image as a PNG/JPEG data: URI. */
@@ -251,6 +261,7 @@ static char *scrub_css(const char *css, int *changed) {
 typedef struct {
   unsigned elements, removed;
   int      too_many;
+  int      picture;     /* an image file, not a glyph document: text and links stay */
   char     what[160];   /* the first things removed, for the warning */
 } sanitize_t;
 
@@ -321,7 +332,7 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
       s->too_many = 1;
       return;
     }
-    if (is_forbidden(node->name)) {
+    if (is_forbidden(node->name, s->picture)) {
       removed(s, "<", node->name);
       xmlUnlinkNode(node);
       xmlFreeNode(node);
@@ -366,33 +377,21 @@ static void index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
   }
 }
 
-static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t *e) {
-  const uint8_t *bytes = t->d + e->offset;
-  size_t len = e->length;
-  char why[256] = "", *inflated = NULL;
-  svg_doc_t *doc;
+/* Parses an SVG document with libxml2 (inflated first when gzip-compressed, capped): no
+   network, no DTD, no entities (a DOCTYPE is refused), the root must be <svg>; then removes
+   what the safe subset forbids, noting it in `s`.  Returns the document, or NULL with `why`
+   filled.  `name` names the document in libxml2's own messages. */
+static xmlDocPtr parse_safe(const uint8_t *bytes, size_t len, const char *name, sanitize_t *s,
+                            char *why, size_t whylen) {
+  char *inflated = NULL;
   xmlDocPtr x = NULL;
-  unsigned i;
-
-  for (i = 0; i < t->ndocs; i++)
-    if (t->docs[i].offset == e->offset) return &t->docs[i];
-  if (t->ndocs == t->capdocs) {
-    unsigned cap = t->capdocs ? t->capdocs * 2 : 8;
-    svg_doc_t *d = realloc(t->docs, cap * sizeof *d);
-    if (!d) return NULL;
-    t->docs = d;
-    t->capdocs = cap;
-  }
-  doc = &t->docs[t->ndocs++];
-  memset(doc, 0, sizeof *doc);
-  doc->offset = e->offset;
 
   if (len >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B) {
-    if (!(inflated = inflate_doc(bytes, len, &len, why, sizeof why))) goto refuse;
+    if (!(inflated = inflate_doc(bytes, len, &len, why, whylen))) goto refuse;
     bytes = (const uint8_t *)inflated;
   }
   if (len > CT_MAX_SVG_DOC_SIZE) {
-    snprintf(why, sizeof why, "document of %zu bytes exceeds the limit of %u", len, CT_MAX_SVG_DOC_SIZE);
+    snprintf(why, whylen, "document of %zu bytes exceeds the limit of %u", len, CT_MAX_SVG_DOC_SIZE);
     goto refuse;
   }
   {
@@ -406,9 +405,9 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
 #if LIBXML_VERSION >= 21300
     opts |= XML_PARSE_NO_XXE;
 #endif
-    ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, "glyph.svg");
+    ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, name);
     if (!ctx) {
-      snprintf(why, sizeof why, "out of memory");
+      snprintf(why, whylen, "out of memory");
       goto refuse;
     }
     xmlCtxtUseOptions(ctx, opts);
@@ -425,9 +424,9 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
       const xmlError *xe = xmlCtxtGetLastError(ctx);
       const char *m = xe && xe->message ? xe->message : "parse error";
       if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
-        snprintf(why, sizeof why, "elements nested deeper than 256 levels (line %d)", xe->line);
+        snprintf(why, whylen, "elements nested deeper than 256 levels (line %d)", xe->line);
       else
-        snprintf(why, sizeof why, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
+        snprintf(why, whylen, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
                  (int)strcspn(m, "\n"), m);
       xmlFreeParserCtxt(ctx);
       goto refuse;
@@ -435,56 +434,107 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
     xmlFreeParserCtxt(ctx);
   }
   if (!x) {
-    snprintf(why, sizeof why, "empty document");
+    snprintf(why, whylen, "empty document");
     goto refuse;
   }
   if (x->intSubset || x->extSubset) {   /* entities, external DTDs: never */
-    snprintf(why, sizeof why, "document has a DOCTYPE (refused: entities and DTDs are not allowed)");
+    snprintf(why, whylen, "document has a DOCTYPE (refused: entities and DTDs are not allowed)");
     goto refuse;
   }
   if (!xmlDocGetRootElement(x) || xmlStrcmp(xmlDocGetRootElement(x)->name, (const xmlChar *)"svg") != 0) {
-    snprintf(why, sizeof why, "root element is not <svg>");
+    snprintf(why, whylen, "root element is not <svg>");
     goto refuse;
   }
   {
-    sanitize_t s;
     xmlNodePtr n, next;
-    memset(&s, 0, sizeof s);
     for (n = x->children; n; n = next) {   /* <?xml-stylesheet?> and the like, outside the root */
       next = n->next;
       if (n->type == XML_PI_NODE) {
-        removed(&s, "<", n->name);
+        removed(s, "<", n->name);
         xmlUnlinkNode(n);
         xmlFreeNode(n);
       }
     }
-    sanitize_node(xmlDocGetRootElement(x), 0, &s);
-    if (s.too_many) {
-      snprintf(why, sizeof why, "document deeper than %u or with more than %u elements",
+    sanitize_node(xmlDocGetRootElement(x), 0, s);
+    if (s->too_many) {
+      snprintf(why, whylen, "document deeper than %u or with more than %u elements",
                CT_MAX_SVG_DEPTH, CT_MAX_SVG_ELEMENTS);
       goto refuse;
     }
-    if (s.removed) {
-      char msg[400];
-      if (e->start == e->end)
-        snprintf(msg, sizeof msg, "%s: glyph %u: SVG document: removed %s", font->name, e->start, s.what);
-      else
-        snprintf(msg, sizeof msg, "%s: SVG document of glyphs %u..%u: removed %s", font->name, e->start,
-                 e->end, s.what);
-      ct_font_add_warning(font, msg);
-    }
   }
   free(inflated);
-  doc->doc = x;
-  doc->ids = xmlHashCreate(64);
-  if (doc->ids) index_ids(xmlDocGetRootElement(x), doc->ids);
-  return doc;
+  return x;
 
 refuse:
   if (x) xmlFreeDoc(x);
   free(inflated);
-  doc->error = strdup(why);
+  return NULL;
+}
+
+static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t *e) {
+  char why[256] = "";
+  svg_doc_t *doc;
+  xmlDocPtr x;
+  sanitize_t s;
+  unsigned i;
+
+  for (i = 0; i < t->ndocs; i++)
+    if (t->docs[i].offset == e->offset) return &t->docs[i];
+  if (t->ndocs == t->capdocs) {
+    unsigned cap = t->capdocs ? t->capdocs * 2 : 8;
+    svg_doc_t *d = realloc(t->docs, cap * sizeof *d);
+    if (!d) return NULL;
+    t->docs = d;
+    t->capdocs = cap;
+  }
+  doc = &t->docs[t->ndocs++];
+  memset(doc, 0, sizeof *doc);
+  doc->offset = e->offset;
+
+  memset(&s, 0, sizeof s);
+  if (!(x = parse_safe(t->d + e->offset, e->length, "glyph.svg", &s, why, sizeof why))) {
+    doc->error = strdup(why);
+    return doc;
+  }
+  if (s.removed) {
+    char msg[400];
+    if (e->start == e->end)
+      snprintf(msg, sizeof msg, "%s: glyph %u: SVG document: removed %s", font->name, e->start, s.what);
+    else
+      snprintf(msg, sizeof msg, "%s: SVG document of glyphs %u..%u: removed %s", font->name, e->start,
+               e->end, s.what);
+    ct_font_add_warning(font, msg);
+  }
+  doc->doc = x;
+  doc->ids = xmlHashCreate(64);
+  if (doc->ids) index_ids(xmlDocGetRootElement(x), doc->ids);
   return doc;
+}
+
+char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
+                              size_t whylen, char *what, size_t whatlen) {
+  sanitize_t s;
+  xmlDocPtr x;
+  xmlChar *mem = NULL;
+  int n = 0;
+  char *out;
+  memset(&s, 0, sizeof s);
+  s.picture = 1;
+  if (whatlen) what[0] = '\0';
+  if (!(x = parse_safe(bytes, len, "image.svg", &s, why, whylen))) return NULL;
+  if (s.removed && whatlen) snprintf(what, whatlen, "%s", s.what);
+  xmlDocDumpMemory(x, &mem, &n);
+  xmlFreeDoc(x);
+  if (!mem || n < 0 || !(out = malloc((size_t)n + 1))) {
+    if (mem) xmlFree(mem);
+    snprintf(why, whylen, "out of memory");
+    return NULL;
+  }
+  memcpy(out, mem, (size_t)n);
+  out[n] = '\0';
+  xmlFree(mem);
+  *out_len = (size_t)n;
+  return out;
 }
 
 /* ---- one glyph out of a document ------------------------------------------ */

@@ -1,6 +1,6 @@
 /*
-** l_canvas.c: the chromatype.Canvas type (bindings layer): pages, rectangles, text
-** and paint trees, writing PNG/PDF/SVG; plus test helpers that read PNG pixels.
+** l_canvas.c: the chromatype.Canvas type (bindings layer): pages, rectangles, text,
+** paint trees and pictures, writing PNG/PDF/SVG; plus test helpers that read PNG pixels.
 ** Core warnings are collected during a call and delivered after it returns.
 */
 #include <math.h>
@@ -341,6 +341,47 @@ static int l_canvas_paint(lua_State *L) {
   return 1;
 }
 
+/* ---- pictures ------------------------------------------------------------------------ */
+
+static const char *const image_fields[] = { "x", "y", "w", "h", "fit", NULL };
+static const char *const fit_names[] = { "contain", "cover", "fill", NULL };
+
+/* An optional side of the box: 0 when absent (the core takes it from the other side),
+   else 0 < v <= CT_MAX_PAGE_SIDE. */
+static double boxside(lua_State *L, int arg, const char *name) {
+  double v = lct_optnumfield(L, arg, name, 0);
+  int given = lct_getfield(L, arg, name) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (given && !(v > 0 && v <= CT_MAX_PAGE_SIDE))
+    lct_fielderror(L, arg, name, "%s pt out of range (0 < side <= %s)", num(L, v), num(L, CT_MAX_PAGE_SIDE));
+  return v;
+}
+
+/* image{ path, x=, y=, w=, h=, fit="contain"|"cover"|"fill" } -> c.  A file that cannot
+   be read or decoded raises "path: problem". */
+static int l_canvas_image(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  const char *path;
+  double x, y, w, h;
+  ct_fit_t fit;
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lct_checkoptions(L, 2, image_fields, 1);
+  if (lua_rawgeti(L, 2, 1) != LUA_TSTRING)
+    luaL_argerror(L, 2, lua_pushfstring(L, "item [1] (the file name): expected string, got %s",
+                                        luaL_typename(L, -1)));
+  path = lua_tostring(L, -1);
+  lua_pop(L, 1);   /* the table keeps it */
+  x = lct_optnumfield(L, 2, "x", 0);
+  y = lct_optnumfield(L, 2, "y", 0);
+  w = boxside(L, 2, "w");
+  h = boxside(L, 2, "h");
+  fit = (ct_fit_t)lct_optenumfield(L, 2, "fit", "contain", fit_names);
+  finish(L, box, ct_canvas_draw_image(box->canvas, path, x, y, w, h, fit, &err), &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* ---- writing ------------------------------------------------------------------------ */
 
 static const char *const write_fields[] = {
@@ -491,6 +532,7 @@ static const luaL_Reg canvas_methods[] = {
   { "rect", l_canvas_rect },
   { "text", l_canvas_text },
   { "paint", l_canvas_paint },
+  { "image", l_canvas_image },
   { "new_page", l_canvas_new_page },
   { "page_count", l_canvas_page_count },
   { "size", l_canvas_size },
