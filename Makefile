@@ -7,6 +7,7 @@ BINDIR   = $(PREFIX)/bin
 LUADIR   = $(PREFIX)/share/lua/5.4
 LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
+FILTERDIR = $(PREFIX)/share/chromatype/filters
 
 PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi
 
@@ -20,7 +21,8 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-proto
 # Recursive (=): expanded when a recipe runs, after build/deps.stamp installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
+             -DCT_FILTER_DIR='"$(FILTERDIR)"'
 # libhyphen ships no pkg-config file: linked by name
 LDLIBS    += -lhyphen -lm
 
@@ -109,10 +111,12 @@ install: all
 	install -m 644 $(LUA_LIB) $(DESTDIR)$(LUADIR)/chromatype/
 	install -m 755 $(B)/lua/chromatype/core.so $(DESTDIR)$(LIBDIR)/chromatype/core.so
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(FILTERDIR)
+	if ls filters/*.lua >/dev/null 2>&1; then install -m 644 filters/*.lua $(DESTDIR)$(FILTERDIR)/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype/core.so
-	rm -rf $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(DOCDIR) $(DESTDIR)$(FILTERDIR)
 
 clean:
 	rm -rf build build-asan out tests/out
