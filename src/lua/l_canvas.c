@@ -302,6 +302,19 @@ static int l_canvas_text(lua_State *L) {
                                         luaL_typename(L, -1)));
   text = lua_tolstring(L, -1, &len);
   lua_pop(L, 1);   /* the table keeps it */
+  /* a layered font stack (chromatype.stack, a Lua object) draws itself: stack:draw(c, t) */
+  if (lua_getfield(L, 2, "font") == LUA_TTABLE) {
+    if (luaL_getmetafield(L, -1, "__name") == LUA_TSTRING && strcmp(lua_tostring(L, -1), "chromatype.Stack") == 0) {
+      lua_pop(L, 1);                       /* stack */
+      lua_getfield(L, -1, "draw");         /* stack draw */
+      lua_insert(L, -2);                   /* draw stack */
+      lua_pushvalue(L, 1);
+      lua_pushvalue(L, 2);
+      lua_call(L, 3, 1);                   /* advance */
+      return 1;
+    }
+  }
+  lua_settop(L, 2);
   font = checkfontfield(L, 2);
   x = lct_optnumfield(L, 2, "x", 0);
   y = lct_optnumfield(L, 2, "y", 0);

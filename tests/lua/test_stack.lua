@@ -116,6 +116,14 @@ return {
     checkerr("t%.xml:1: <stack>: needs at least one <layer>", document.render,
       '<document><stack name="x"></stack><page/></document>', "t.xml")
   end },
+  { "canvas:text takes a stack as its font", function()
+    local s = ct.stack { { font = regular, color = "#ff0000" }, { font = inline, color = "#ffff00" } }
+    local c = ct.canvas { width = 300, height = 80 }
+    local adv = c:text { "WOOD", font = s, size = 50, x = 10, y = 60 }
+    eq(adv, layout.measure({ font = regular, size = 50 }, "WOOD"))
+    checkerr("bad argument #1 to 'text' %(field 'font': expected chromatype%.Font, got table%)",
+      function() c:text { "X", font = {} } end)
+  end },
   { "bad stacks", function()
     checkerr("bad argument #1 to 'stack' %(a stack needs at least one layer%)", ct.stack, {})
     checkerr("layer 1: unknown field 'colour'", ct.stack, { { font = regular, colour = "#fff" } })
