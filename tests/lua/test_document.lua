@@ -295,6 +295,33 @@ return {
     assert(t:find("Color 🎨 and 🌈 emoji", 1, true), t)
   end },
 
+  { "images on pages: SVG and PNG, relative to the document, with a line for errors", function()
+    local dir = tmpname("")
+    os.execute("mkdir -p '" .. dir .. "'")
+    local h = assert(io.open(dir .. "/box.svg", "w"))
+    h:write('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#00ff00"/></svg>')
+    h:close()
+    local c = ct.canvas { width = 10, height = 10 }
+    c:background("#0000ff")
+    assert(c:write(dir .. "/blue.png"))
+    local xml = [[<document size="60mm x 30mm" margin="0" background="#ffffff">
+<page><image src="box.svg" x="0" y="0" width="20pt"/><image src="blue.png" x="30pt" y="0" width="20pt" height="20pt"/></page>
+</document>]]
+    local out = tmpname(".png")
+    assert(document.render(xml, dir .. "/doc.xml", out))
+    eq({ ct.read_png_pixel(out, 10, 10) }, { 0, 255, 0, 255 })
+    eq({ ct.read_png_pixel(out, 40, 10) }, { 0, 0, 255, 255 })
+    eq({ ct.read_png_pixel(out, 10, 25) }, { 255, 255, 255, 255 })
+    checkerr("doc%.xml:2: <image>: .*no/such%.png", document.render, xml:gsub("blue%.png", "no/such.png"), dir .. "/doc.xml", out)
+    checkerr("t%.xml:2: <image>: needs a src= attribute", document.render, '<document>\n<page><image/></page></document>', "t.xml")
+    -- the same from Lua
+    local d = ct.document { size = "60mm x 30mm", margin = 0, base_dir = dir }
+    d:page():image { "blue.png", x = 0, y = 0, width = 10 }
+    local out2 = tmpname(".png")
+    assert(d:write(out2))
+    eq({ ct.read_png_pixel(out2, 5, 5) }, { 0, 0, 255, 255 })
+  end },
+
   -- the command line
   { "chromatype DOC.xml options: --dpi, --format, --no-text-layer, stdin", function()
     local exe = (os.getenv("CT_BUILD") or (ROOT .. "/build")) .. "/chromatype"
