@@ -409,6 +409,10 @@ unsigned     ct_canvas_get_page_count(const ct_canvas_t *canvas);
 ct_status_t  ct_canvas_new_page(ct_canvas_t *canvas, ct_error_t *err);
 ct_status_t  ct_canvas_new_page_sized(ct_canvas_t *canvas, double width, double height,
                                       ct_error_t *err);
+/* Sets the current page's trim and bleed boxes (x, y, w, h in points from the top-left
+   corner, inside the page), written to PDF as TrimBox and BleedBox. */
+ct_status_t  ct_canvas_set_page_boxes(ct_canvas_t *canvas, const double trim[4], const double bleed[4],
+                                      ct_error_t *err);
 /* Fills the current page's background. */
 ct_status_t  ct_canvas_fill_background(ct_canvas_t *canvas, ct_rgba_t color, ct_error_t *err);
 ct_status_t  ct_canvas_fill_rect(ct_canvas_t *canvas, double x, double y, double w, double h,

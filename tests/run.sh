@@ -5,11 +5,19 @@
 B=${CT_BUILD:-build}
 export CT_BUILD=$B
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+out=$(mktemp)
+trap 'rm -f "$log" "$out"' EXIT
 status=0
 
-run() {   # run one suite, echo its output, keep its result lines
-  "$@" 2>&1 | tee -a "$log" || status=1
+run() {   # run one suite, echo its output, keep its result lines and its exit status
+  "$@" > "$out" 2>&1
+  rc=$?
+  cat "$out"
+  cat "$out" >> "$log"
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    echo "FAIL: $* exited with status $rc"
+  fi
 }
 
 for t in "$B"/tests/test_*; do

@@ -614,6 +614,11 @@ function Document:begin_page(c, pg)
 end
 
 function Document:end_page(c, pg, off)
+  if self.bleed > 0 or self.slug > 0 then
+    -- the PDF's TrimBox and BleedBox (the MediaBox is the whole sheet)
+    c:page_boxes { trim = { off, off, pg.width, pg.height },
+      bleed = { self.slug, self.slug, pg.width + 2 * self.bleed, pg.height + 2 * self.bleed } }
+  end
   if self.crop_marks then print_marks(c, off, self.bleed, self.slug, pg.width, pg.height) end
 end
 

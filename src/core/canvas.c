@@ -115,6 +115,29 @@ ct_status_t ct_canvas_new_page_sized(ct_canvas_t *c, double width, double height
   return add_page(c, width, height, err);
 }
 
+static int box_inside(const double b[4], double w, double h) {
+  int i;
+  for (i = 0; i < 4; i++)
+    if (!isfinite(b[i])) return 0;
+  return b[2] > 0 && b[3] > 0 && b[0] >= -1e-6 && b[1] >= -1e-6 && b[0] + b[2] <= w + 1e-6 &&
+         b[1] + b[3] <= h + 1e-6;
+}
+
+ct_status_t ct_canvas_set_page_boxes(ct_canvas_t *c, const double trim[4], const double bleed[4],
+                                     ct_error_t *err) {
+  ct_page_t *page = &c->pages[c->npages - 1];
+  if (!box_inside(trim, page->width, page->height) || !box_inside(bleed, page->width, page->height))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page boxes must have a positive size and lie inside the "
+                        "%gx%g pt page", page->width, page->height);
+  if (trim[0] < bleed[0] - 1e-6 || trim[1] < bleed[1] - 1e-6 || trim[0] + trim[2] > bleed[0] + bleed[2] + 1e-6 ||
+      trim[1] + trim[3] > bleed[1] + bleed[3] + 1e-6)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "the trim box must lie inside the bleed box");
+  memcpy(page->trim, trim, sizeof page->trim);
+  memcpy(page->bleed, bleed, sizeof page->bleed);
+  page->has_boxes = 1;
+  return CT_OK;
+}
+
 /* A new operation at the end of the current page, or NULL when out of memory. */
 static ct_op_t *push_op(ct_canvas_t *c, ct_op_kind_t kind) {
   ct_page_t *page = &c->pages[c->npages - 1];

@@ -65,6 +65,8 @@ typedef struct {
   ct_op_t *ops;
   unsigned count, cap;
   double   width, height;   /* points: each page has its own size */
+  int      has_boxes;       /* trim and bleed set: the PDF gets a TrimBox and a BleedBox */
+  double   trim[4], bleed[4];   /* x, y, w, h in points, y down */
 } ct_page_t;
 
 struct ct_canvas {

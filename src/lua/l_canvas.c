@@ -135,6 +135,40 @@ static int l_canvas_new_page(lua_State *L) {
   return 1;
 }
 
+/* Reads a box {x, y, w, h} from field `name` of the table at index t. */
+static void checkbox4(lua_State *L, int t, const char *name, double b[4]) {
+  int i;
+  if (lua_getfield(L, t, name) != LUA_TTABLE)
+    luaL_argerror(L, t, lua_pushfstring(L, "field '%s': {x, y, w, h} expected, got %s", name, luaL_typename(L, -1)));
+  for (i = 0; i < 4; i++) {
+    int isnum;
+    lua_geti(L, -1, i + 1);
+    b[i] = lua_tonumberx(L, -1, &isnum);
+    if (!isnum) luaL_argerror(L, t, lua_pushfstring(L, "field '%s': {x, y, w, h} expected (item %d is not a number)", name, i + 1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* page_boxes{trim = {x, y, w, h}, bleed = {x, y, w, h}} -> c: the current page's TrimBox and
+   BleedBox in PDF output (points, y down). */
+static int l_canvas_page_boxes(lua_State *L) {
+  static const char *const fields[] = { "trim", "bleed", NULL };
+  lct_canvas_box *box = checkcanvas(L, 1);
+  double trim[4], bleed[4];
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lct_checkoptions(L, 2, fields, 1);
+  checkbox4(L, 2, "trim", trim);
+  if (lua_getfield(L, 2, "bleed") == LUA_TNIL) memcpy(bleed, trim, sizeof bleed);
+  else checkbox4(L, 2, "bleed", bleed);
+  lua_pop(L, 1);
+  if (ct_canvas_set_page_boxes(box->canvas, trim, bleed, &err) != CT_OK)
+    return luaL_argerror(L, 2, err.message);
+  lua_settop(L, 1);
+  return 1;
+}
+
 static int l_canvas_background(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
   ct_rgba_t color;
@@ -547,6 +581,7 @@ static const luaL_Reg canvas_methods[] = {
   { "paint", l_canvas_paint },
   { "image", l_canvas_image },
   { "new_page", l_canvas_new_page },
+  { "page_boxes", l_canvas_page_boxes },
   { "page_count", l_canvas_page_count },
   { "size", l_canvas_size },
   { "write", l_canvas_write },

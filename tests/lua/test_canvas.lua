@@ -417,9 +417,17 @@ local cases = {
     eq(g, nil); eq(code, "io"); assert(m:find("/nonexistent.ttf"))
     eq(select("#", ct.safe.call(c, "size")), 2)
   end },
-  { "the module re-exports the core", function()
+  { "the module re-exports the core (open_font wrapped to note its file for --watch)", function()
     local core = require "chromatype.core"
-    for k, v in pairs(core) do eq(ct[k], v, k) end
+    for k, v in pairs(core) do
+      if k == "open_font" then
+        eq(type(ct.open_font), "function")
+        local f = assert(ct.open_font(FONTS .. "/ct-colr0.ttf"))
+        assert(ct.inputs[f:info().path], "the font's file is noted")
+      else
+        eq(ct[k], v, k)
+      end
+    end
   end },
   { "pages of their own sizes: PDF page boxes, one PNG per page", function()
     local c = ct.canvas { width = ct.mm(148), height = ct.mm(210) }

@@ -109,6 +109,37 @@ return {
     local r, _, _, a = ct.read_png_pixel(out, math.floor(w / 2 * 2), math.floor((off - d) * 2))
     assert(a > 0 and r < 200, "registration mark")
   end },
+  { "the PDF has a TrimBox and a BleedBox (also after --cmyk)", function()
+    local p = io.popen("command -v pdfinfo")
+    local have = p:read("a") ~= ""
+    p:close()
+    if not have then return end
+    local out = tmpname(".pdf")
+    assert(document.render(doc('<page/><page size="A7"/>', 'bleed="3mm" crop-marks="yes"'), "t.xml", out))
+    p = assert(io.popen('pdfinfo -box -f 1 -l 2 "' .. out .. '" 2>&1'))
+    local info = p:read("a")
+    p:close()
+    local off, b = 11 * MM, 3 * MM
+    local function box(page, name, x0, y0, x1, y1)
+      local pat = ("Page +%d %s: +([%%d.]+) +([%%d.]+) +([%%d.]+) +([%%d.]+)"):format(page, name)
+      local a1, a2, a3, a4 = info:match(pat)
+      assert(a1, name .. " missing: " .. info)
+      for i, v in ipairs({ x0, y0, x1, y1 }) do
+        local got = tonumber(({ a1, a2, a3, a4 })[i])
+        assert(math.abs(got - v) < 0.01, ("%s page %d: %g ~= %g"):format(name, page, got, v))
+      end
+    end
+    box(1, "TrimBox", off, off, off + 105 * MM, off + 148 * MM)
+    box(1, "BleedBox", off - b, off - b, off + 105 * MM + b, off + 148 * MM + b)
+    box(2, "TrimBox", off, off, off + 74 * MM, off + 105 * MM)
+    assert(not info:find("Syntax"), info)
+    checkerr("bad argument #1 to 'page_boxes' %(the trim box must lie inside the bleed box%)", function()
+      ct.canvas { width = 100, height = 100 }:page_boxes { trim = { 0, 0, 90, 90 }, bleed = { 10, 10, 50, 50 } }
+    end)
+    checkerr("field 'trim': {x, y, w, h} expected", function()
+      ct.canvas { width = 100, height = 100 }:page_boxes { trim = "all" }
+    end)
+  end },
   { "crop marks without bleed still sit outside the trim", function()
     local c = assert(document.render(doc('<page/>', 'crop-marks="yes"'), "t.xml"))
     local w = c:size()
