@@ -235,7 +235,7 @@ function M.layers_of(g)
       if lg then
         out[#out + 1] = { kind = "Layer", index = i, font = layer.font, gid = lg,
           paint = layer.font:paint(lg, { format = layer.format or "auto" }), color = layer.color,
-          palette = layer.palette, overrides = layer.overrides, hidden = layer.hidden, name = layer.name,
+          palette = layer.palette, overrides = layer.overrides, hidden = layer.hidden, name = layer.label or layer.name,
           offset = { layer.dx * g.size, layer.dy * g.size }, stacked = true }
       else
         s:note(layer, "missing", g.gid)

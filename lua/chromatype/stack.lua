@@ -20,7 +20,7 @@ M.Stack = Stack
 
 local LAYER_KEYS = { font = true, color = true, offset = true, hidden = true, palette = true,
   overrides = true, format = true, name = true }
-local STACK_KEYS = { lead = true, match = true }
+local STACK_KEYS = { lead = true, match = true, warn = true }
 
 local function argerr(fname, n, msg)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
@@ -39,14 +39,16 @@ local function basename(p) return (p:match("([^/]*)$")) end
 --- hidden =, palette =, overrides =, format =, name =}`: `font` a Font or a name/path for
 --- ct.open_font, `color` the layer's text color (monochrome fonts draw in it), `offset` in em
 --- (x right, y down), `palette`, `overrides`, `format` as in canvas:text for color layers.
---- Options in the same table: `lead` (the index of the layer whose metrics lead; default 1)
---- and `match` ("name", the default, or "cmap": find each layer's glyph by character).
+--- Options in the same table: `lead` (the index of the layer whose metrics lead; default 1),
+--- `match` ("name", the default, or "cmap": find each layer's glyph by character) and `warn`
+--- (false: no warnings for mismatches, e.g. a shade font wider by design; `check` still
+--- reports them).
 -- @treturn Stack
 function M.new(t)
   if type(t) ~= "table" then argerr("stack", 1, "table expected, got " .. type(t)) end
   for k in pairs(t) do
     if math.type(k) ~= "integer" and not STACK_KEYS[k] then
-      argerr("stack", 1, ("unknown field '%s' (expected lead, match, and the layers)"):format(tostring(k)))
+      argerr("stack", 1, ("unknown field '%s' (expected lead, match, warn, and the layers)"):format(tostring(k)))
     end
   end
   if #t == 0 then argerr("stack", 1, "a stack needs at least one layer") end
@@ -77,13 +79,15 @@ function M.new(t)
     local info = font:info()
     self.layers[i] = { font = font, color = l.color, dx = off[1] or off.x, dy = off[2] or off.y,
       hidden = l.hidden and true or false, palette = l.palette, overrides = l.overrides, format = l.format,
-      name = l.name or basename(info.path), upem = info.units_per_em, gids = {}, names = nil }
+      name = l.name and (l.name .. " (" .. basename(info.path) .. ")") or basename(info.path),
+      label = l.name, upem = info.units_per_em, gids = {}, names = nil }
   end
   local lead = t.lead or 1
   if math.type(lead) ~= "integer" or lead < 1 or lead > #self.layers then
     argerr("stack", 1, ("field 'lead': a layer index 1..%d expected"):format(#self.layers))
   end
   self.lead_index = lead
+  self.quiet = t.warn == false
   self.lead = self.layers[lead].font
   self.match = t.match or "name"
   if self.match ~= "name" and self.match ~= "cmap" then
@@ -205,8 +209,10 @@ function Stack:messages()
   return out
 end
 
--- Sends each kind of mismatch of each layer to the warning handler, once.
+-- Sends each kind of mismatch of each layer to the warning handler, once (unless the stack
+-- was made with warn = false).
 function Stack:report()
+  if self.quiet then return end
   for _, layer in ipairs(self.layers) do
     local w = self.warned[layer]
     if w and w.dirty then
