@@ -119,12 +119,148 @@ function M.load(spec, options)
   return f
 end
 
+-- ---- reading options ------------------------------------------------------------------------
+
+--- Readers of filter options, which come as strings from the command line and as numbers,
+--- strings or tables from Lua: `filter.options(opts, "shadow")` gives an object whose methods
+--- return the converted value or raise "shadow: KEY: expected ..., got 'VALUE'".
+local Options = {}
+Options.__index = Options
+
+function M.options(opts, name)
+  return setmetatable({ o = opts or {}, name = name or "filter" }, Options)
+end
+
+function Options:fail(key, want, v)
+  error(("%s: %s: expected %s, got '%s'"):format(self.name, key, want, tostring(v)), 0)
+end
+
+--- A number (lo..hi).
+function Options:number(key, default, lo, hi)
+  local v = self.o[key]
+  if v == nil then return default end
+  local n = tonumber(v)
+  if not n or n ~= n or (lo and n < lo) or (hi and n > hi) then
+    self:fail(key, ("a number%s"):format(lo and hi and (" from %g to %g"):format(lo, hi)
+      or lo and (" of at least %g"):format(lo) or ""), v)
+  end
+  return n
+end
+
+--- An integer (lo..hi).
+function Options:integer(key, default, lo, hi)
+  local n = self:number(key, default, lo, hi)
+  if n and math.type(n) ~= "integer" and n ~= math.floor(n) then self:fail(key, "an integer", self.o[key]) end
+  return n and math.tointeger(n)
+end
+
+--- One of a list of words.
+function Options:choice(key, default, choices)
+  local v = self.o[key]
+  if v == nil then return default end
+  for _, c in ipairs(choices) do if v == c then return v end end
+  self:fail(key, table.concat(choices, ", "), v)
+end
+
+--- yes/no, true/false, 1/0.
+function Options:bool(key, default)
+  local v = self.o[key]
+  if v == nil then return default end
+  if v == true or v == "yes" or v == "true" or v == "1" or v == 1 then return true end
+  if v == false or v == "no" or v == "false" or v == "0" or v == 0 then return false end
+  self:fail(key, "yes or no", v)
+end
+
+-- "2pt" -> 2, false; "0.05em" -> 0.05, true
+local function em_length(v)
+  if type(v) == "string" then
+    local n = v:match("^%s*([-+]?[%d.]+)%s*em%s*$")
+    if n and tonumber(n) then return tonumber(n), true end
+  end
+  local paper = require "chromatype.paper"
+  local pt = paper.parse_length(v)
+  return pt, false
+end
+
+--- A length: points, or a string with pt, mm, cm, in, px or em.  Returns the number and
+--- whether it is in em (of the glyph's size).
+function Options:length(key, default)
+  local v = self.o[key]
+  if v == nil then v = default end
+  if v == nil then return nil end
+  local n, em = em_length(v)
+  if not n then self:fail(key, "a length such as 2pt, 1.5mm or 0.05em", v) end
+  return n, em
+end
+
+--- Two lengths "DX DY" (or "DX;DY", or a table {dx, dy}): returns {dx, dy, em = {bool, bool}}.
+function Options:offset(key, default)
+  local v = self.o[key]
+  if v == nil then v = default end
+  local parts = {}
+  if type(v) == "table" then parts = { v[1], v[2] }
+  elseif type(v) == "number" then parts = { v, v }
+  else for p in tostring(v):gmatch("[^%s;]+") do parts[#parts + 1] = p end end
+  if #parts == 1 then parts[2] = parts[1] end
+  if #parts ~= 2 then self:fail(key, "two lengths such as '2pt 3pt'", v) end
+  local dx, ex = em_length(parts[1])
+  local dy, ey = em_length(parts[2])
+  if not dx or not dy then self:fail(key, "two lengths such as '2pt 3pt' or '0.04em 0.04em'", v) end
+  return { dx, dy, em = { ex, ey } }
+end
+
+--- A color (CSS forms): "#rrggbbaa".
+function Options:color(key, default)
+  local v = self.o[key]
+  if v == nil then v = default end
+  if v == nil then return nil end
+  local c = require("chromatype.palette").color(v)
+  if not c then self:fail(key, "a color (#rgb, #rrggbb[aa], rgb(), hsl() or a CSS name)", v) end
+  return c
+end
+
+--- A list of colors: a table, or a string separated by ';', '|' or spaces.
+function Options:colors(key, default)
+  local v = self.o[key]
+  if v == nil then v = default end
+  if v == nil then return nil end
+  local items = {}
+  if type(v) == "table" then items = v
+  else for p in tostring(v):gmatch("[^;|%s]+") do items[#items + 1] = p end end
+  local out = {}
+  local pal = require "chromatype.palette"
+  for i, c in ipairs(items) do
+    out[i] = pal.color(c) or self:fail(key, "colors separated by ';' (#rgb, #rrggbb, CSS names)", c)
+  end
+  if #out == 0 then self:fail(key, "at least one color", v) end
+  return out
+end
+
+--- A list of integers: a table or a string separated by ';', '|' or spaces; "all" gives nil.
+function Options:integers(key, default)
+  local v = self.o[key]
+  if v == nil then v = default end
+  if v == nil or v == "all" then return nil end
+  local items = {}
+  if type(v) == "table" then items = v
+  elseif type(v) == "number" then items = { v }
+  else for p in tostring(v):gmatch("[^;|%s]+") do items[#items + 1] = p end end
+  local out = {}
+  for i, x in ipairs(items) do
+    out[i] = math.tointeger(tonumber(x)) or self:fail(key, "integers separated by ';', or all", x)
+  end
+  return out
+end
+
 -- ---- the element tree -------------------------------------------------------------------
 
 local function is_stack(v)
   local mt = getmetatable(v)
   return type(v) == "table" and type(mt) == "table" and mt.__name == "chromatype.Stack"
 end
+
+--- Whether a font value is a layered font stack (chromatype.stack).
+M.is_stack = is_stack
 
 local upem_of = setmetatable({}, { __mode = "k" })
 local function upem(font)
@@ -265,6 +401,11 @@ local ctx_mt = {
       for _, key in ipairs(ctx._keys) do r = r:fork(key) end
       rawset(ctx, "rng", r)
       return r
+    elseif k == "stream" then
+      return function(self, ...)
+        if select("#", ...) == 0 then return self._root end
+        return self._root:fork(...)
+      end
     end
     return nil
   end,
@@ -379,7 +520,7 @@ local function run_filter(tree, f, seed)
                 local w = winfo[run] or { word = run.text, occurrence = 1 }
                 local rkeys = extend(keys, "word", w.word, w.occurrence, "run", run.start or ri)
                 local rctx = new_ctx(base, rkeys, { page = page, frame = frame, paragraph = para, run = run,
-                  line = run.line, style = run.style, word = w.word, x = run.x, y = run.y })
+                  line = run.line, style = run.style, word = w.word, occurrence = w.occurrence, x = run.x, y = run.y })
                 local nr = fn.Run and apply(fn.Run, runs, ri, rctx, f.name, "Run") or 1
                 for kr = ri, ri + nr - 1 do
                   run = runs[kr]
@@ -408,7 +549,7 @@ local function run_filter(tree, f, seed)
                   local w = winfo[run] or { word = run.text, occurrence = 1 }
                   local gkeys = extend(keys, "word", w.word, w.occurrence, "glyph", word_pos[g])
                   local gctx = new_ctx(base, gkeys, { page = page, frame = frame, paragraph = para, run = run,
-                    line = run.line, style = run.style, word = w.word, index = gi,
+                    line = run.line, style = run.style, word = w.word, occurrence = w.occurrence, index = gi,
                     index_in_word = word_pos[g], word_length = word_count[winfo[run] or run],
                     index_in_line = line_pos[g], line_length = line_count[run.line],
                     prev = all[gi - 1], next = all[gi + 1], cluster = g.text, x = g.x, y = g.y })
@@ -430,7 +571,8 @@ local function run_filter(tree, f, seed)
                           local layer = gg.layers[li]
                           local lctx = new_ctx(base, extend(gkeys, "layer", layer.index or li), {
                             page = page, frame = frame, paragraph = para, run = run, line = run.line,
-                            style = run.style, word = w.word, glyph = gg, layer_count = #gg.layers,
+                            style = run.style, word = w.word, occurrence = w.occurrence, glyph = gg,
+                            layer_count = #gg.layers, index = gi,
                             index_in_word = word_pos[g], index_in_line = line_pos[g], cluster = gg.text,
                             prev = all[gi - 1], next = all[gi + 1], x = gg.x, y = gg.y })
                           li = li + apply(fn.Layer, gg.layers, li, lctx, f.name, "Layer")
@@ -450,6 +592,28 @@ local function run_filter(tree, f, seed)
     pi = pi + n
   end
   return tree
+end
+
+--- The keys of the unit `per` ("document", "page", "frame", "paragraph", "line", "word" or
+--- "glyph") that holds the context's element: `ctx:stream(table.unpack(keys))` is then one
+--- stream for the whole unit (a line's glyphs all draw the same numbers), stable when other
+--- words change.  Words are keyed by their text and occurrence, glyphs by their index in it.
+function M.unit_keys(ctx, per)
+  if per == "document" then return {} end
+  local k = { "page", ctx.page and ctx.page.index or 0 }
+  if per == "page" then return k end
+  k[#k + 1] = "frame"; k[#k + 1] = ctx.frame and ctx.frame.index or 0
+  if per == "frame" then return k end
+  k[#k + 1] = "paragraph"; k[#k + 1] = ctx.paragraph and ctx.paragraph.index or 0
+  if per == "paragraph" then return k end
+  if per == "line" then
+    k[#k + 1] = "line"; k[#k + 1] = ctx.line and ctx.line.index or 0
+    return k
+  end
+  k[#k + 1] = "word"; k[#k + 1] = ctx.word or ""; k[#k + 1] = ctx.occurrence or 1
+  if per == "word" then return k end
+  k[#k + 1] = "glyph"; k[#k + 1] = ctx.index_in_word or 0
+  return k
 end
 
 --- Runs filters in order over a tree; returns the tree (a Document filter may replace it).
@@ -514,12 +678,24 @@ local function recolor(t, color)
   if t.children then for _, c in ipairs(t.children) do recolor(c, color) end end
 end
 
+-- A color set by a filter: CSS forms (names, rgb(), hsl()) become "#rrggbbaa".
+local function css(c, what)
+  if type(c) ~= "string" or c:sub(1, 1) == "#" then return c end
+  local v, err = require("chromatype.palette").color(c)
+  if not v then error(("%s: %s"):format(what, err), 0) end
+  return v
+end
+
+--- Sets every solid color and gradient stop of a paint tree to `color` (CSS forms; alpha
+--- kept).
+function M.recolor(t, color) return recolor(t, css(color, "recolor")) end
+
 -- A layer's paint, with its color and offset applied (font units of the layer's font).
 local function layer_paint(layer, size)
   local p = layer.paint
   if layer.color then
     p = tree_copy(p)
-    recolor(p, layer.color)
+    recolor(p, css(layer.color, "layer color"))
   end
   local off = layer.offset
   if off and (off[1] ~= 0 or off[2] ~= 0) then
@@ -543,13 +719,16 @@ local function glyph_transform(g, p, font)
   return { kind = "transform", matrix = m, child = p }
 end
 
-local function draw_glyph_layers(canvas, g, layers, stacked_pass)
+-- Draws a glyph's layers: those of stack pass `stacked_pass` (a stack layer index), or of
+-- depth `z` (layers with a `z` other than 0 are drawn in the frame's z passes), or the rest.
+local function draw_glyph_layers(canvas, g, layers, stacked_pass, z)
   local groups = {}
+  z = z or 0
   for _, layer in ipairs(layers) do
-    if not layer.hidden and (not stacked_pass or layer.index == stacked_pass) then
+    if not layer.hidden and (layer.z or 0) == z and (z ~= 0 or not stacked_pass or layer.index == stacked_pass) then
       local font = layer.font or g.font
       local last = groups[#groups]
-      if last and last.font == font and not layer.stacked then
+      if last and last.font == font and not layer.stacked and not last.layer.stacked then
         last.children[#last.children + 1] = layer_paint(layer, g.size)
       else
         groups[#groups + 1] = { font = font, children = { layer_paint(layer, g.size) }, layer = layer }
@@ -561,7 +740,7 @@ local function draw_glyph_layers(canvas, g, layers, stacked_pass)
     tree = glyph_transform(g, tree, grp.font)
     local l = grp.layer
     canvas:paint(tree, { font = grp.font, size = g.size, x = g.x, y = g.y,
-      color = (l.stacked and l.color) or g.color,
+      color = css((l.stacked and l.color) or g.color, "glyph color"),
       palette = (l.stacked and l.palette) or (grp.font == g.font and g.palette) or nil,
       overrides = (l.stacked and l.overrides) or (grp.font == g.font and g.overrides) or nil })
   end
@@ -607,12 +786,38 @@ local function draw_run(canvas, run, layout)
   end
 end
 
---- Draws a filtered frame element on a canvas.
+--- Draws a filtered frame element on a canvas.  Layers with a negative `z` (shadows,
+--- extrusions) are drawn first, under all the frame's text, deepest first; layers with a
+--- positive `z` last, over it; the rest run by run.
 function M.draw_frame(canvas, frame)
   local layout = require "chromatype.layout"
+  local zs, seen = {}, {}
+  for _, para in ipairs(frame.paragraphs) do
+    for _, run in ipairs(para.runs) do
+      if run.glyphs and run.shaped_as ~= shape_key(run) then run.glyphs = nil end
+      for _, g in ipairs(run.glyphs or {}) do
+        for _, l in ipairs(g.layers or {}) do
+          local z = l.z
+          if type(z) == "number" and z ~= 0 and not seen[z] then seen[z] = true; zs[#zs + 1] = z end
+        end
+      end
+    end
+  end
+  table.sort(zs)
+  local function zpass(z)
+    for _, para in ipairs(frame.paragraphs) do
+      for _, run in ipairs(para.runs) do
+        for _, g in ipairs(run.glyphs or {}) do
+          if g.layers then draw_glyph_layers(canvas, g, g.layers, nil, z) end
+        end
+      end
+    end
+  end
+  for _, z in ipairs(zs) do if z < 0 then zpass(z) end end
   for _, para in ipairs(frame.paragraphs) do
     for _, run in ipairs(para.runs) do draw_run(canvas, run, layout) end
   end
+  for _, z in ipairs(zs) do if z > 0 then zpass(z) end end
 end
 
 return M
