@@ -13,6 +13,7 @@
 --
 --   chromatype -f alternates:features=salt,ss01,keep=0 --seed 3 poster.xml
 local opts = ...
+require("chromatype.filter").options(opts, "alternates"):check("features", "mode", "keep", "repeat")
 local features = opts.features and opts.features:gsub(";", ",") or nil
 local mode = opts.mode or "random"
 if mode ~= "random" and mode ~= "cycle" then

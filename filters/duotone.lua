@@ -19,6 +19,7 @@ local o = filter.options(..., "duotone")
 local dark = o:color("dark", "#14213d")
 local light = o:color("light", "#fca311")
 local contrast = o:bool("contrast", false)
+o:check()
 
 local function lin(v) return v <= 0.04045 and v / 12.92 or ((v + 0.055) / 1.055) ^ 2.4 end
 local function unlin(v) return v <= 0.0031308 and v * 12.92 or 1.055 * v ^ (1 / 2.4) - 0.055 end

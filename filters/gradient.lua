@@ -27,6 +27,7 @@ local only = which and {} or nil
 for _, i in ipairs(which or {}) do only[i] = true end
 local blend = o:choice("blend", "replace", { "replace", "multiply", "screen", "overlay", "color", "hue", "luminosity" })
 local BLEND_MODE = { color = "hsl_color", hue = "hsl_hue", luminosity = "hsl_luminosity" }
+o:check("layers")
 if #colors == 1 then colors[2] = colors[1] end
 
 -- the span [a, b] along the direction, on the page: the line's, word's or frame's box

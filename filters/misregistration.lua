@@ -20,6 +20,7 @@ local amount, amount_em = o:length("amount", "1pt")
 local per = o:choice("per", "line", { "page", "line", "word", "glyph" })
 local fixed = o:integer("fixed", nil, 1)
 local angle = o:number("angle", 0, 0, 45)
+o:check()
 
 return {
   Layer = function(layer, ctx)

@@ -19,6 +19,7 @@ local palettes = o:integers("palettes", "all")
 local per = o:choice("per", "glyph", { "glyph", "word", "line" })
 local order = o:choice("order", "random", { "random", "cycle" })
 local target = o:integer("layer", nil, 1)
+o:check()
 
 local last_unit, last_choice, choice = nil, {}, nil
 local counter = 0

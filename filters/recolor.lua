@@ -18,6 +18,7 @@ local colors = o:colors("colors", not o.o.palette and "#e63946;#f1c453;#2a9d8f;#
 local palette = o.o.palette
 local per = o:choice("per", "glyph", { "glyph", "word", "line", "page" })
 local which = o:integers("layers", "all")
+o:check("palette")
 local only = which and {} or nil
 for _, i in ipairs(which or {}) do only[i] = true end
 

@@ -23,6 +23,7 @@ local color = o:color("color", "#1d3557")
 local color2 = o:color("color2", color)
 local steps = o:integer("steps", 1, 1, 200)
 local which = o:integers("layers", "all")
+o:check()
 local casts = which and {} or nil
 for _, i in ipairs(which or {}) do casts[i] = true end
 

@@ -83,6 +83,7 @@ function M.load(spec, options)
   if type(spec) ~= "string" then argerr("load", 1, "string expected, got " .. type(spec)) end
   local path, opts = spec, {}
   local p, o = spec:match("^(.-%.lua):(.*)$")
+  if not p then p, o = spec:match("^([^/:]+):(.*)$") end     -- a ready filter by name
   if p then
     path = p
     local ok, parsed = pcall(parse_options, o)
@@ -128,7 +129,24 @@ local Options = {}
 Options.__index = Options
 
 function M.options(opts, name)
-  return setmetatable({ o = opts or {}, name = name or "filter" }, Options)
+  local self = setmetatable({ o = opts or {}, name = name or "filter", known = {} }, Options)
+  -- every reader notes its key, for check()
+  return self
+end
+
+--- Raises for options no reader asked for (a typo): "shadow: unknown option 'colr'
+--- (options: offset, color, ...)".  `...` names further keys the filter reads itself.
+function Options:check(...)
+  for _, k in ipairs({ ... }) do self.known[k] = true end
+  local names = {}
+  for k in pairs(self.known) do names[#names + 1] = k end
+  table.sort(names)
+  local bad = {}
+  for k in pairs(self.o) do if not self.known[k] then bad[#bad + 1] = tostring(k) end end
+  table.sort(bad)
+  if #bad > 0 then
+    error(("%s: unknown option '%s' (options: %s)"):format(self.name, bad[1], table.concat(names, ", ")), 0)
+  end
 end
 
 function Options:fail(key, want, v)
@@ -137,6 +155,7 @@ end
 
 --- A number (lo..hi).
 function Options:number(key, default, lo, hi)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then return default end
   local n = tonumber(v)
@@ -156,6 +175,7 @@ end
 
 --- One of a list of words.
 function Options:choice(key, default, choices)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then return default end
   for _, c in ipairs(choices) do if v == c then return v end end
@@ -164,6 +184,7 @@ end
 
 --- yes/no, true/false, 1/0.
 function Options:bool(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then return default end
   if v == true or v == "yes" or v == "true" or v == "1" or v == 1 then return true end
@@ -185,6 +206,7 @@ end
 --- A length: points, or a string with pt, mm, cm, in, px or em.  Returns the number and
 --- whether it is in em (of the glyph's size).
 function Options:length(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then v = default end
   if v == nil then return nil end
@@ -195,6 +217,7 @@ end
 
 --- Two lengths "DX DY" (or "DX;DY", or a table {dx, dy}): returns {dx, dy, em = {bool, bool}}.
 function Options:offset(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then v = default end
   local parts = {}
@@ -211,6 +234,7 @@ end
 
 --- A color (CSS forms): "#rrggbbaa".
 function Options:color(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then v = default end
   if v == nil then return nil end
@@ -221,6 +245,7 @@ end
 
 --- A list of colors: a table, or a string separated by ';', '|' or spaces.
 function Options:colors(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then v = default end
   if v == nil then return nil end
@@ -238,6 +263,7 @@ end
 
 --- A list of integers: a table or a string separated by ';', '|' or spaces; "all" gives nil.
 function Options:integers(key, default)
+  self.known[key] = true
   local v = self.o[key]
   if v == nil then v = default end
   if v == nil or v == "all" then return nil end

@@ -190,6 +190,12 @@ return {
     assert(msg:match("^chromatype: /no/such%.lua: cannot open: No such file or directory\nrc=1\n$"), msg)
     _, msg = run(('-f "%s" --seed x'):format(flt))
     assert(msg:find("--seed: expected an integer or 'random', got 'x'", 1, true), msg)
+    -- ready filters by name, with options; a mistyped option is named
+    local plain = run("")
+    local shadowed, m2 = run("-f 'shadow:offset=2pt 2pt,color=#ff0000' -f palette-cycle:per=word")
+    assert(shadowed and m2 == "rc=0\n" and shadowed ~= plain, m2)
+    _, msg = run("-f shadow:colr=red")
+    assert(msg:find("^chromatype: shadow: unknown option 'colr' %(options: color, color2, layers, offset, steps%)\nrc=1"), msg)
   end },
   { "--watch renders again when a filter changes", function()
     local exe = (os.getenv("CT_BUILD") or (ROOT .. "/build")) .. "/chromatype"
