@@ -11,6 +11,7 @@
 
 #include "ct-private.h"
 #include "canvas.h"
+#include "picture.h"
 
 void ct_text_style_init(ct_text_style_t *style) {
   memset(style, 0, sizeof *style);
@@ -70,6 +71,13 @@ static void palette_unref(ct_palette_ref_t *p) {
     free(p);
   }
 }
+
+ct_palette_ref_t *ct_palette_ref_retain(ct_palette_ref_t *p) {
+  if (p) p->ref++;
+  return p;
+}
+
+void ct_palette_ref_release(ct_palette_ref_t *p) { palette_unref(p); }
 
 static void op_fini(ct_op_t *op) {
   unsigned i;
@@ -276,6 +284,19 @@ ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shap
   return CT_OK;
 }
 
+/* Whether a font's missing character was reported on this canvas already; notes it if not
+   (after CT_CANVAS_MISSING_MAX different ones, further ones are reported each call). */
+static int missing_seen(ct_canvas_t *c, const ct_font_t *font, uint32_t cp) {
+  uint64_t h = 1469598103934665603u;          /* FNV-1a of the name, then the code point */
+  const char *s;
+  unsigned i;
+  for (s = font->name; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  h = (h ^ cp) * 1099511628211u;
+  for (i = 0; i < c->nmissing; i++) if (c->missing[i] == h) return 1;
+  if (c->nmissing < CT_CANVAS_MISSING_MAX) c->missing[c->nmissing++] = h;
+  return 0;
+}
+
 /* One warning per character the font lacks, naming the character and the font. */
 static void warn_missing(ct_canvas_t *c, ct_font_t *font, const char *utf8, size_t len,
                          const ct_shaped_t *run) {
@@ -291,6 +312,7 @@ static void warn_missing(ct_canvas_t *c, ct_font_t *font, const char *utf8, size
     for (j = 0; j < nseen && seen[j] != cp; j++) {}
     if (j < nseen) continue;
     if (nseen < 16) seen[nseen++] = cp;
+    if (missing_seen(c, font, cp)) continue;
     if (cp >= 0x20 && used < sizeof ch) { memcpy(ch, utf8 + off, used); ch[used] = '\0'; }
     snprintf(msg, sizeof msg, "%s: no glyph for U+%04X%s%s%s; drawing .notdef", font->name,
              (unsigned)cp, ch[0] ? " '" : "", ch, ch[0] ? "'" : "");
@@ -415,7 +437,13 @@ ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, dou
   return CT_OK;
 }
 
-void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
+/* Whether a tree is worth recording: a color glyph (a plain outline is one path, as small
+   in a PDF as the reference to a recording would be). */
+static int worth_recording(const ct_paint_t *p) {
+  return p->kind != CT_PAINT_GLYPH || p->u.glyph.child->kind != CT_PAINT_SOLID;
+}
+
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures) {
   unsigned i, j;
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -441,6 +469,15 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr) {
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);
       cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
+      if (pictures && worth_recording(g->paint)) {
+        cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette);
+        if (rec) {
+          cairo_set_source_surface(cr, rec, 0, 0);
+          cairo_paint(cr);
+          cairo_restore(cr);
+          continue;
+        }
+      }
       ct_render_paint(cr, &ctx, g->paint);
       cairo_restore(cr);
     }

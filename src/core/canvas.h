@@ -11,7 +11,12 @@
 typedef struct {
   int                   ref;
   ct_resolved_palette_t pal;
+  uint64_t              hash;      /* of the colors, for the picture cache (once hashed) */
+  int                   hashed;
 } ct_palette_ref_t;
+
+ct_palette_ref_t *ct_palette_ref_retain(ct_palette_ref_t *p);
+void              ct_palette_ref_release(ct_palette_ref_t *p);
 
 typedef struct {
   ct_paint_t *paint;
@@ -69,6 +74,8 @@ typedef struct {
   double   trim[4], bleed[4];   /* x, y, w, h in points, y down */
 } ct_page_t;
 
+#define CT_CANVAS_MISSING_MAX 256
+
 struct ct_canvas {
   int               ref;
   double            width, height;     /* points: the size of the current (last) page */
@@ -76,12 +83,19 @@ struct ct_canvas {
   unsigned          npages, cap;
   ct_warning_func_t warn;
   void             *warn_data;
+  /* characters already reported missing (a hash of the font's name and the code point),
+     so a character drawn a thousand times is reported once per canvas */
+  uint64_t          missing[CT_CANVAS_MISSING_MAX];
+  unsigned          nmissing;
   ct_image_t      **images;            /* every picture file drawn, each read once */
   unsigned          nimages, capimages;
 };
 
-/* Replays a page onto `cr` (in points). */
-void ct_page_replay(const ct_page_t *page, cairo_t *cr);
+struct ct_picture_cache;
+
+/* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
+   are drawn from recordings made once (see picture.c). */
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures);
 
 /* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
    and searching, drawn nearly transparent (see canvas.c). */

@@ -120,6 +120,10 @@ typedef struct {
   int                          limit_hit;
 } ct_draw_ctx_t;
 
+/* The box (x0, y0, x1, y1, in `cr`'s device space) that a tree can paint, drawn with the
+   matrix of `cr`; 0 if it is unbounded or paints nothing. */
+int ct_render_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4]);
+
 ct_status_t ct_render_paint(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *paint);
 
 /* utf8 */

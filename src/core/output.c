@@ -20,6 +20,7 @@
 
 #include "ct-private.h"
 #include "canvas.h"
+#include "picture.h"
 
 void ct_write_options_init(ct_write_options_t *o) {
   memset(o, 0, sizeof *o);
@@ -329,9 +330,9 @@ static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
 
 /* ---- formats ---------------------------------------------------------- */
 
-static void paint_page(cairo_t *cr, const ct_page_t *page) {
+static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures) {
   cairo_save(cr);
-  ct_page_replay(page, cr);
+  ct_page_replay(page, cr, pictures);
   cairo_restore(cr);
 }
 
@@ -358,7 +359,7 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
   cr = cairo_create(img);
   cairo_scale(cr, scale, scale);
-  paint_page(cr, &c->pages[page]);
+  paint_page(cr, &c->pages[page], NULL);
   s = cairo_status(cr);
   cairo_destroy(cr);
   if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_write_to_png_stream(img, sink_write, sink);
@@ -415,7 +416,8 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   cairo_svg_surface_restrict_to_version(svg, CAIRO_SVG_VERSION_1_1);
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
-  paint_page(cr, &c->pages[page]);
+  /* no shared recordings: cairo 1.16's SVG surface never frees a recording used as a source */
+  paint_page(cr, &c->pages[page], NULL);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -461,6 +463,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   cairo_status_t s;
   char date[32];
   unsigned i;
+  ct_picture_cache_t *pictures;
 
   pdf_date(date, sizeof date);
   cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
@@ -471,9 +474,10 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->keywords) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_KEYWORDS, o->keywords);
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
+  pictures = ct_picture_cache_create();     /* NULL (no memory): glyphs are drawn directly */
   for (i = 0; i < c->npages; i++) {
     cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
-    paint_page(cr, &c->pages[i]);
+    paint_page(cr, &c->pages[i], pictures);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
@@ -482,6 +486,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(pdf);
+  ct_picture_cache_destroy(pictures);
   if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_status(pdf);
   cairo_surface_destroy(pdf);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);

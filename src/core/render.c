@@ -343,6 +343,13 @@ static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, dou
   }
 }
 
+int ct_render_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4]) {
+  b[0] = b[1] = HUGE_VAL;
+  b[2] = b[3] = -HUGE_VAL;
+  if (!tree_bounds(cr, ctx, p, b, 0)) return 0;
+  return b[0] <= b[2] && b[1] <= b[3];
+}
+
 /* Porter-Duff modes that PDF lacks are rewritten where an exact equivalent exists (so
    PDF output stays vector): CLEAR, SRC and DEST draw one side or none, DEST_OVER swaps
    the order, SRC_IN and DEST_IN are one side masked by the other's alpha.  The rest

@@ -452,4 +452,30 @@ local cases = {
   end },
 }
 
+-- output size and warnings for repeated glyphs
+cases[#cases + 1] = { "a repeated color glyph is one picture in a PDF: a few bytes a draw", function()
+  local f1 = assert(ct.open_font(font_path("ct-colr1.ttf")))
+  local function pdf_size(n)
+    local c = ct.canvas { width = 600, height = 600 }
+    for i = 0, n - 1 do
+      c:text { utf8.char(0xE005), font = f1, size = 20, x = (i % 25) * 22, y = 20 + (i // 25) * 12 }  -- linear_pad
+    end
+    local p = tmpname(".pdf")
+    assert(c:write(p))
+    return #read(p)
+  end
+  local one, many = pdf_size(1), pdf_size(201)
+  assert((many - one) / 200 < 100, ("%d bytes a repeated glyph"):format((many - one) // 200))
+end }
+cases[#cases + 1] = { "a missing character is reported once per canvas, however often drawn", function()
+  local got = {}
+  ct.on_warning(function(msg) got[#got + 1] = msg end)
+  local c = ct.canvas { width = 100, height = 100 }
+  for _ = 1, 5 do c:text { "Az", font = f, size = 20, x = 10, y = 50 } end
+  ct.on_warning(nil)
+  local z = 0
+  for _, m in ipairs(got) do if m:find("no glyph for U+007A", 1, true) then z = z + 1 end end
+  eq(z, 1)
+end }
+
 return cases
