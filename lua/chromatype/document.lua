@@ -174,7 +174,7 @@ function Document:open_font(obj, spec)
     local h = io.open(cand, "rb")
     if h then h:close(); path = cand end
   end
-  local font, err = ct.open_font(path)
+  local font, err = ct.shared_font(path)
   if not font then fail(obj, "font: " .. err) end
   self.fonts[spec] = font
   return font
@@ -826,7 +826,7 @@ local ATTRS = {
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
     "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size" }, STYLE_ATTRS),
   image = { "src", "x", "y", "width", "height", "fit" },
-  stack = { "name", "lead", "match" },
+  stack = { "name", "lead", "match", "warn" },
   layer = { "font", "color", "offset", "hidden", "palette", "name" },
   p = list({ "style", "indent" }, STYLE_ATTRS),
   span = list({ "style" }, STYLE_ATTRS),
@@ -1043,6 +1043,7 @@ function M.from_xml(xml, name)
       if not n or n == "" then self:fail(el, "needs a name= attribute") end
       if doc.stacks[n] then self:fail(el, ("stack '%s' is defined twice"):format(n)) end
       local t = { _where = self:where(el), match = el.attrs.match }
+      if el.attrs.warn then t.warn = self:yesno(el, "warn") end
       if el.attrs.lead then
         t.lead = math.tointeger(tonumber(el.attrs.lead))
         if not t.lead then self:fail(el, ("lead: a layer number expected, got '%s'"):format(el.attrs.lead)) end

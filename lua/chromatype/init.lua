@@ -28,6 +28,36 @@ function M.open_font(...)
   return f, err, code
 end
 
+-- Fonts shared by documents and stacks, by the path or name they were asked for: a batch
+-- renders hundreds of documents with the same fonts, and each font object holds its file
+-- and caches (paint trees, outlines) that Lua's collector would free late.  The library
+-- never changes such a font (variable instances are fonts of their own); at most
+-- FONT_CACHE_MAX are kept, the least recently used go first.
+local FONT_CACHE_MAX = 48
+local font_cache, font_order = {}, {}
+
+--- The font for `spec` (a path or fontconfig name), opened once per process and shared;
+--- nil, message, code as `open_font`.  Scripts that change a font (`set_variations`,
+--- `close`) should open their own with `open_font`.
+function M.shared_font(spec)
+  local f = font_cache[spec]
+  if f then
+    for i, s in ipairs(font_order) do
+      if s == spec then table.remove(font_order, i); break end
+    end
+    font_order[#font_order + 1] = spec
+    M.note_input(f:info().path)
+    return f
+  end
+  local err, code
+  f, err, code = M.open_font(spec)
+  if not f then return nil, err, code end
+  font_cache[spec] = f
+  font_order[#font_order + 1] = spec
+  if #font_order > FONT_CACHE_MAX then font_cache[table.remove(font_order, 1)] = nil end
+  return f
+end
+
 --- Version of the library (the C core's `CT_VERSION_STRING`), e.g. `"0.1.0"`.
 M.version = core.version
 

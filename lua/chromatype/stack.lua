@@ -63,7 +63,7 @@ function M.new(t)
     end
     local font = l.font
     if type(font) == "string" then
-      local f, err = ct.open_font(font)
+      local f, err = ct.shared_font(font)
       if not f then argerr("stack", 1, ("layer %d: %s"):format(i, err)) end
       font = f
     elseif not is_font(font) then

@@ -17,6 +17,7 @@
 
 struct ct_font {
   int            ref;
+  int            inflated;      /* a WOFF/WOFF2 file, kept as its plain sfnt */
   char          *name;          /* path or caller's name, for messages */
   unsigned char *data;          /* the file's bytes, owned; FreeType reads them in place */
   size_t         size;
@@ -110,6 +111,10 @@ unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
    filled; `what` receives what was removed ("" if nothing), for a warning. */
 char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
                               size_t whylen, char *what, size_t whatlen);
+
+/* png.c: writes an ARGB32 image surface as PNG, fast (one row filter, zlib level 3), RGB
+   when every pixel is opaque. */
+cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

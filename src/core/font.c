@@ -91,6 +91,97 @@ static ct_status_t check_sfnt(const unsigned char *d, size_t size, unsigned inde
   return CT_OK;
 }
 
+/* ---- WOFF and WOFF2: inflated once --------------------------------------------------
+
+   FreeType inflates a WOFF or WOFF2 file into a plain sfnt when it opens it (WOFF2 through
+   brotli and the glyf transform: most of the cost of opening such a font).  chromatype keeps
+   that sfnt: the face, HarfBuzz and cairo's text-layer face then read plain tables, and a
+   process-wide cache keyed by the compressed file's bytes lets the next open of the same
+   file (the next document of a batch) skip the inflating.  Single-threaded, as the core is. */
+
+#define WOFF_CACHE_ENTRIES 32
+#define WOFF_CACHE_BYTES   (96u << 20)
+
+typedef struct {
+  uint64_t       hash;       /* of the compressed bytes; 0: empty */
+  size_t         in_size, out_size;
+  unsigned char *sfnt;
+  unsigned long  used;       /* for least-recently-used eviction */
+} woff_entry_t;
+
+static woff_entry_t woff_cache[WOFF_CACHE_ENTRIES];
+static unsigned long woff_clock;
+
+static uint64_t fnv64(const unsigned char *d, size_t n) {
+  uint64_t h = 1469598103934665603u;
+  size_t i;
+  for (i = 0; i < n; i++) h = (h ^ d[i]) * 1099511628211u;
+  return h | 1;
+}
+
+static size_t woff_cache_bytes(void) {
+  size_t t = 0;
+  unsigned i;
+  for (i = 0; i < WOFF_CACHE_ENTRIES; i++) if (woff_cache[i].hash) t += woff_cache[i].out_size;
+  return t;
+}
+
+static void woff_cache_put(uint64_t hash, size_t in_size, const unsigned char *sfnt, size_t out_size) {
+  unsigned i, victim = 0;
+  unsigned char *copy;
+  if (out_size > WOFF_CACHE_BYTES / 4 || !(copy = malloc(out_size))) return;
+  memcpy(copy, sfnt, out_size);
+  for (;;) {   /* evict least recently used entries until the new one fits */
+    unsigned long oldest = (unsigned long)-1;
+    int any = 0;
+    for (i = 0; i < WOFF_CACHE_ENTRIES; i++) {
+      if (!woff_cache[i].hash) { victim = i; any = 2; break; }
+      if (woff_cache[i].used < oldest) { oldest = woff_cache[i].used; victim = i; any = 1; }
+    }
+    if (any == 2 && woff_cache_bytes() + out_size <= WOFF_CACHE_BYTES) break;
+    if (!any) { free(copy); return; }
+    free(woff_cache[victim].sfnt);
+    memset(&woff_cache[victim], 0, sizeof woff_cache[victim]);
+  }
+  woff_cache[victim].hash = hash;
+  woff_cache[victim].in_size = in_size;
+  woff_cache[victim].sfnt = copy;
+  woff_cache[victim].out_size = out_size;
+  woff_cache[victim].used = ++woff_clock;
+}
+
+/* The plain sfnt of a WOFF or WOFF2 file (a malloc'ed copy), from the cache or inflated by
+   FreeType; NULL if it cannot be had (the caller opens the file as it is, and FreeType
+   reports what is wrong with it). */
+static unsigned char *woff_inflate(FT_Library lib, const unsigned char *data, size_t size, size_t *out_size) {
+  uint64_t hash = fnv64(data, size);
+  unsigned i;
+  FT_Face face = NULL;
+  unsigned char *copy = NULL;
+  for (i = 0; i < WOFF_CACHE_ENTRIES; i++) {
+    woff_entry_t *e = &woff_cache[i];
+    if (e->hash == hash && e->in_size == size) {
+      if (!(copy = malloc(e->out_size))) return NULL;
+      memcpy(copy, e->sfnt, e->out_size);
+      e->used = ++woff_clock;
+      *out_size = e->out_size;
+      return copy;
+    }
+  }
+  if (FT_New_Memory_Face(lib, data, (FT_Long)size, 0, &face)) return NULL;
+  if (face->num_faces == 1 && face->stream && face->stream->base && face->stream->size >= 12) {
+    uint32_t magic = be32(face->stream->base);
+    if ((magic == 0x00010000u || magic == TAG('O', 'T', 'T', 'O') || magic == TAG('t', 'r', 'u', 'e')) &&
+        (copy = malloc(face->stream->size))) {
+      memcpy(copy, face->stream->base, face->stream->size);
+      *out_size = face->stream->size;
+      woff_cache_put(hash, size, copy, *out_size);
+    }
+  }
+  FT_Done_Face(face);
+  return copy;
+}
+
 static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, const char *name,
                             ct_error_t *err) {
   ct_font_t *font = NULL;
@@ -120,12 +211,23 @@ static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, co
     goto fail;
   }
 
-  if (font->container[0] != 'W' && check_sfnt(data, size, index, name, err) != CT_OK) goto fail;
-
   if ((fe = FT_Init_FreeType(&font->ft_lib))) {
     ct_set_error(err, CT_ERR_NOMEM, "%s: cannot start FreeType: %s", name, ct_ft_error_string(fe));
     goto fail;
   }
+  if (font->container[0] == 'W' && index == 0) {
+    size_t sfnt_size;
+    unsigned char *sfnt = woff_inflate(font->ft_lib, data, size, &sfnt_size);
+    if (sfnt) {        /* from here on the font is its plain sfnt */
+      free(font->data);
+      font->data = data = sfnt;
+      font->size = size = sfnt_size;
+      font->inflated = 1;
+    }
+  }
+  if ((font->container[0] != 'W' || font->inflated) && check_sfnt(data, size, index, name, err) != CT_OK)
+    goto fail;
+
   fe = FT_New_Memory_Face(font->ft_lib, data, (FT_Long)size, (FT_Long)index, &font->ft_face);
   if (fe) {
     FT_Face probe = NULL;
@@ -147,7 +249,7 @@ static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, co
     goto fail;
   }
 
-  if (font->container[0] == 'W') {
+  if (font->container[0] == 'W' && !font->inflated) {
     font->hb_face = hb_face_create_for_tables(reference_table_ft, font->ft_face, NULL);
   } else {
     font->blob = hb_blob_create_or_fail((const char *)data, (unsigned)size, HB_MEMORY_MODE_READONLY,

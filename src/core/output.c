@@ -362,7 +362,7 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   paint_page(cr, &c->pages[page], NULL);
   s = cairo_status(cr);
   cairo_destroy(cr);
-  if (s == CAIRO_STATUS_SUCCESS) s = cairo_surface_write_to_png_stream(img, sink_write, sink);
+  if (s == CAIRO_STATUS_SUCCESS) s = ct_png_write(img, sink_write, sink);
   cairo_surface_destroy(img);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
   return CT_OK;

@@ -477,5 +477,22 @@ cases[#cases + 1] = { "a missing character is reported once per canvas, however 
   for _, m in ipairs(got) do if m:find("no glyph for U+007A", 1, true) then z = z + 1 end end
   eq(z, 1)
 end }
+cases[#cases + 1] = { "PNG: RGB when every pixel is opaque, RGBA with straight alpha otherwise", function()
+  local function png_of(bg)
+    local c = ct.canvas { width = 40, height = 20 }
+    if bg then c:background(bg) end
+    c:rect { x = 0, y = 0, w = 20, h = 20, color = "#ff000080" }
+    local p = tmpname(".png")
+    assert(c:write(p))
+    return p, read(p)
+  end
+  local p1, b1 = png_of("#ffffff")
+  eq(b1:byte(26), 2)                                  -- IHDR colour type: RGB
+  near({ ct.read_png_pixel(p1, 5, 5) }, { 255, 127, 127, 255 }, 2, "over white")
+  local p2, b2 = png_of(nil)
+  eq(b2:byte(26), 6)                                  -- RGBA
+  near({ ct.read_png_pixel(p2, 5, 5) }, { 255, 0, 0, 128 }, 2, "straight alpha")
+  near({ ct.read_png_pixel(p2, 30, 5) }, { 0, 0, 0, 0 }, 0, "transparent")
+end }
 
 return cases

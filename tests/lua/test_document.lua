@@ -408,4 +408,17 @@ return {
     p:close()
     assert(s:match("^chromatype: [^\n]*:3: <frame>: unknown attribute 'bad'[^\n]*\nrc=1\n$"), s)
   end },
+  { "documents of a batch share their fonts (opened once per process)", function()
+    local path = ROOT .. "/examples/fonts/bungee-latin.woff2"
+    local a = ct.document {}
+    local b = ct.document {}
+    local fa = a:open_font({}, path)
+    local fb = b:open_font({}, path)
+    assert(rawequal(fa, fb), "each document opened its own")
+    eq(ct.shared_font(path), fa)
+    -- a WOFF2 font opened again (inflated once, then from the cache) is the same font
+    local f1, f2 = ct.open_font(path), ct.open_font(path)
+    eq(f1:info().container, "WOFF2"); eq(f2:info().glyph_count, f1:info().glyph_count)
+    eq(f2:paint(f2:glyph("A")), f1:paint(f1:glyph("A")))
+  end },
 }
