@@ -1,0 +1,60 @@
+-- pages.lua: peak memory of one process rendering N pages.
+--   chromatype bench/pages.lua N MODE OUT-DIR
+-- MODE "document": one PDF of N pages (a chromatype.document, a headline in a Bungee stack,
+-- a paragraph, a line of emoji per page); "records": N one-page PDFs, one after the other,
+-- as a batch worker renders them.  Prints "pages N peak_rss_kib K seconds S".
+local ct = require "chromatype"
+
+local n = math.tointeger(tonumber(arg[1])) or error("pages: N expected", 0)
+local mode = arg[2] or "document"
+local dir = arg[3] or os.getenv("TMPDIR") or "/tmp"
+local here = arg[0]:match("^(.*)/") or "bench"
+local F = here .. "/../examples/fonts/"
+local EMOJI = here .. "/../tests/fonts/twemoji-colr0.woff2"
+
+local function peak_kib()
+  local h = io.open("/proc/self/status")
+  if not h then return -1 end
+  local s = h:read("a")
+  h:close()
+  return tonumber(s:match("VmHWM:%s*(%d+)")) or -1
+end
+
+local function new_doc()
+  local doc = ct.document { size = "A6", margin = "10mm", background = "#f4efe3", title = "pages bench" }
+  doc:stack("wood", ct.stack {
+    { font = F .. "bungee-shade-latin.woff2", color = "#1d3557" },
+    { font = F .. "bungee-latin.woff2", color = "#f1c453" },
+    { font = F .. "bungee-inline-latin.woff2", color = "#d62828" },
+    lead = 2, warn = false })
+  doc:style("default", { font = "DejaVu Sans", size = "9pt", leading = "12pt" })
+  doc:style("head", { font = "wood", size = "30pt", align = "center" })
+  doc:style("emoji", { font = EMOJI, size = "20pt", align = "center" })
+  return doc
+end
+
+local function add_page(doc, i)
+  local p = doc:page()
+  p:frame { y = "12mm", height = "20mm", style = "head" }:text(("PAGE %d"):format(i))
+  p:frame { y = "36mm", height = "60mm" }:text(("Record %d. Letters stacked from the Bungee family, "
+    .. "a paragraph set by chromatype with its line breaker, and a row of color emoji below."):format(i))
+  p:frame { y = "100mm", height = "20mm", style = "emoji" }:text("🌈🎨🦜🌻🍉")
+end
+
+ct.on_warning(false)
+local t0 = os.clock()
+if mode == "document" then
+  local doc = new_doc()
+  for i = 1, n do add_page(doc, i) end
+  assert(doc:write(dir .. "/pages-bench.pdf"))
+  os.remove(dir .. "/pages-bench.pdf")
+else
+  for i = 1, n do
+    local doc = new_doc()
+    add_page(doc, i)
+    assert(doc:write(dir .. "/pages-bench-record.pdf"))
+    if i % 100 == 0 then collectgarbage() end
+  end
+  if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench-record.pdf") end
+end
+print(("pages %d peak_rss_kib %d seconds %.2f"):format(n, peak_kib(), os.clock() - t0))
