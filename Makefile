@@ -91,9 +91,11 @@ check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lhyphen -lm -fsanitize=address,undefined" CT_ASAN=1 check
 
-# Speed: glyphs per second (CPU time) for COLR sheets, cold and warm caches.
+# Speed against headless Chromium, glyphs/s cold and warm, batch pages/s, PDF bytes per
+# repeated glyph, peak memory (bench/run.sh; docs/performance.md says what bounds them).
 bench: all
-	@$(B)/chromatype bench/colr.lua
+	@scripts/install-deps.sh bench
+	@sh bench/run.sh
 
 check-valgrind: all $(TEST_C)
 	@CT_BUILD=$(B) sh tests/valgrind.sh

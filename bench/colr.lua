@@ -1,6 +1,9 @@
--- colr.lua: COLR rendering speed: the whole test_glyphs sheet (COLRv1 conformance glyphs)
--- and a page of 1,000 COLRv1 emoji, each to PNG and PDF; glyphs per second, cold (a fresh
--- font, nothing cached) and warm (trees and outlines cached).  Run by `make bench`.
+-- colr.lua: COLR drawing speed: the whole test_glyphs sheet (COLRv1 conformance glyphs)
+-- and a page of 1,000 COLRv1 emoji; glyphs per second, cold (a fresh font: nothing cached,
+-- every tree read, every outline extracted, every glyph rendered) and warm (the same glyphs
+-- again: trees, outlines and, on images, glyph sprites cached).  Images are drawn in memory
+-- (canvas:rasterize: no PNG encoding, which `make bench` times separately); PDFs are written.
+-- Run by `make bench`.
 --   chromatype bench/colr.lua [ROUNDS]
 local ct = require "chromatype"
 
@@ -32,20 +35,20 @@ local function layout(font, sheet)
   return items
 end
 
-local function render(font, sheet, items, fmt)
+local function render(font, sheet, items, fmt, n)
   local cell = sheet.size * 1.5
-  local rows = math.ceil(#items / sheet.cols)
+  local rows = math.ceil((n or #items) / sheet.cols)
   local page = ct.canvas{ width = sheet.cols * cell, height = rows * cell }
   page:background("#ffffff")
   for i, s in ipairs(items) do
     local col, row = (i - 1) % sheet.cols, (i - 1) // sheet.cols
     page:text{ s, font = font, size = sheet.size, x = col * cell + sheet.size / 4, y = row * cell + sheet.size * 1.125 }
   end
-  assert(page:write(out .. "/chromatype-bench." .. fmt))
+  if fmt == "png" then page:rasterize() else assert(page:write(out .. "/chromatype-bench." .. fmt)) end
 end
 
 ct.on_warning(false)
-print(("%-20s %-4s %8s %12s %12s"):format("sheet", "fmt", "glyphs", "cold g/s", "warm g/s"))
+print(("%-20s %-4s %8s %12s %12s %8s"):format("sheet", "fmt", "glyphs", "cold g/s", "warm g/s", "warm/cold"))
 for _, sheet in ipairs(sheets) do
   if not exists(sheet.file) then
     print(("%-20s skipped: %s not found"):format(sheet.name, sheet.file))
@@ -53,13 +56,18 @@ for _, sheet in ipairs(sheets) do
     for _, fmt in ipairs{ "png", "pdf" } do
       local font = assert(ct.open_font(sheet.file))
       local items = layout(font, sheet)
+      -- the page alone (background, and for PDF the file), to leave out of both times
       local t0 = os.clock()
+      for _ = 1, rounds do render(font, sheet, {}, fmt, #items) end
+      local blank = (os.clock() - t0) / rounds
+      t0 = os.clock()
       render(font, sheet, items, fmt)                  -- cold: builds trees and outlines
-      local cold = os.clock() - t0
+      local cold = math.max(os.clock() - t0 - blank, 1e-6)
       t0 = os.clock()
       for _ = 1, rounds do render(font, sheet, items, fmt) end
-      local warm = (os.clock() - t0) / rounds
-      print(("%-20s %-4s %8d %12.0f %12.0f"):format(sheet.name, fmt, #items, #items / cold, #items / warm))
+      local warm = math.max((os.clock() - t0) / rounds - blank, 1e-6)
+      print(("%-20s %-4s %8d %12.0f %12.0f %7.1fx"):format(sheet.name, fmt, #items, #items / cold, #items / warm,
+        cold / warm))
       font:close()
     end
   end

@@ -2,13 +2,16 @@
 # Installs the Debian packages chromatype needs, only those missing.
 #   scripts/install-deps.sh build   libraries and tools to build
 #   scripts/install-deps.sh test    the above, plus what the tests use
+#   scripts/install-deps.sh bench   the build set, plus Chromium (the peer `make bench` measures)
 # Runs apt-get as root, or through sudo. Called by the Makefile; safe to run again.
 set -e
 what=${1:-build}
 build_pkgs="make gcc pkg-config liblua5.4-dev lua5.4 libfreetype-dev libharfbuzz-dev libcairo2-dev libxml2-dev zlib1g-dev libpng-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfontconfig-dev libicu-dev libfribidi-dev libhyphen-dev hyphen-en-us fonts-dejavu-core fonts-lohit-deva"
 test_pkgs="poppler-utils python3-fonttools python3-brotli valgrind fonts-noto-color-emoji strace ghostscript hyphen-de"
+bench_pkgs="chromium fonts-dejavu-core"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
+[ "$what" = bench ] && pkgs="$pkgs $bench_pkgs"
 
 need=
 for p in $pkgs; do

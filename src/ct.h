@@ -471,6 +471,12 @@ void ct_write_options_init(ct_write_options_t *opts);
 ct_status_t ct_canvas_write(ct_canvas_t *canvas, const char *path,
                             const ct_write_options_t *opts, ct_error_t *err);
 
+/* Renders page `page` (0-based) into memory at `dpi` and forgets the pixels: their size
+   and an FNV-1a hash of them (premultiplied ARGB32 rows) are returned.  For benchmarks
+   (the cost of drawing without that of encoding) and tests. */
+ct_status_t ct_canvas_rasterize(ct_canvas_t *canvas, unsigned page, double dpi, int *width,
+                                int *height, uint64_t *hash, ct_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

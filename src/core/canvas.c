@@ -443,7 +443,7 @@ static int worth_recording(const ct_paint_t *p) {
   return p->kind != CT_PAINT_GLYPH || p->u.glyph.child->kind != CT_PAINT_SOLID;
 }
 
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures) {
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster) {
   unsigned i, j;
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -465,6 +465,12 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       memset(&ctx, 0, sizeof ctx);
       ctx.font = op->u.glyphs.font;
       ctx.palette = &op->u.glyphs.palette->pal;
+      if (raster && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
+        ct_sprite_cache_t *sc = ct_font_sprites(ctx.font);
+        if (sc && ct_sprite_draw(sc, cr, ctx.font, g->paint, op->u.glyphs.palette, g->x, g->y,
+                                 op->u.glyphs.scale))
+          continue;
+      }
       /* font units (y up) at the pen position (points, y down) */
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);

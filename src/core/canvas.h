@@ -94,8 +94,8 @@ struct ct_canvas {
 struct ct_picture_cache;
 
 /* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
-   are drawn from recordings made once (see picture.c). */
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures);
+   are drawn from recordings made once; with `raster` (an image), from sprites (picture.c). */
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster);
 
 /* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
    and searching, drawn nearly transparent (see canvas.c). */

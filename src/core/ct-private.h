@@ -17,6 +17,7 @@
 
 struct ct_font {
   int            ref;
+  void          *sprites;       /* raster glyph sprites (picture.c), cleared with the paints */
   int            inflated;      /* a WOFF/WOFF2 file, kept as its plain sfnt */
   char          *name;          /* path or caller's name, for messages */
   unsigned char *data;          /* the file's bytes, owned; FreeType reads them in place */
@@ -111,6 +112,12 @@ unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
    filled; `what` receives what was removed ("" if nothing), for a warning. */
 char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
                               size_t whylen, char *what, size_t whatlen);
+
+/* The sprite cache of a font (made on first use; NULL without memory), and whether `paint`
+   is the tree the font caches for `gid` (only those are kept as sprites: their addresses
+   cannot be reused while the cache lives). */
+struct ct_sprite_cache *ct_font_sprites(ct_font_t *font);
+int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *paint);
 
 /* png.c: writes an ARGB32 image surface as PNG, fast (one row filter, zlib level 3), RGB
    when every pixel is opaque. */

@@ -13,6 +13,7 @@
 #include <hb-ot.h>
 
 #include "ct-private.h"
+#include "picture.h"
 #include FT_MULTIPLE_MASTERS_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_TRUETYPE_TAGS_H
@@ -450,8 +451,25 @@ cairo_font_face_t *ct_font_get_cairo_face(ct_font_t *font) {
   return face;
 }
 
+struct ct_sprite_cache *ct_font_sprites(ct_font_t *font) {
+  if (!font->sprites) font->sprites = ct_sprite_cache_create();
+  return font->sprites;
+}
+
+int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *paint) {
+  unsigned f;
+  if (gid >= font->glyph_count) return 0;
+  for (f = 0; f < CT_FORMAT_COUNT; f++)
+    if (font->paints[f] && font->paints[f][gid] == paint) return 1;
+  return 0;
+}
+
 void ct_font_clear_paints(ct_font_t *font) {
   unsigned i, f;
+  if (font->sprites) {        /* sprites are keyed by the trees going away */
+    ct_sprite_cache_destroy(font->sprites);
+    font->sprites = NULL;
+  }
   for (f = 0; f < CT_FORMAT_COUNT; f++) {
     if (!font->paints[f]) continue;
     for (i = 0; i < font->glyph_count; i++) {

@@ -330,9 +330,9 @@ static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
 
 /* ---- formats ---------------------------------------------------------- */
 
-static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures) {
+static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, int raster) {
   cairo_save(cr);
-  ct_page_replay(page, cr, pictures);
+  ct_page_replay(page, cr, pictures, raster);
   cairo_restore(cr);
 }
 
@@ -341,10 +341,10 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
                       "%s: cannot render: %s", path, cairo_status_to_string(s));
 }
 
-static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
-                             const ct_write_options_t *o, sink_t *sink, ct_error_t *err) {
+/* Renders a page into a new image surface at `scale` pixels per point. */
+static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
+                                cairo_surface_t **out, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
-  double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
   double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
   cairo_surface_t *img;
   cairo_t *cr;
@@ -354,17 +354,58 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   if (h < 1) h = 1;
   if (w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS)
     return ct_set_error(err, CT_ERR_LIMIT, "%s: image of %.0fx%.0f pixels exceeds the limit "
-                        "(%d per side, %.0f in all)", path, w, h, CT_MAX_IMAGE_SIDE,
+                        "(%d per side, %.0f in all)", what, w, h, CT_MAX_IMAGE_SIDE,
                         (double)CT_MAX_IMAGE_PIXELS);
   img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
   cr = cairo_create(img);
   cairo_scale(cr, scale, scale);
-  paint_page(cr, &c->pages[page], NULL);
+  paint_page(cr, pg, NULL, 1);
   s = cairo_status(cr);
   cairo_destroy(cr);
-  if (s == CAIRO_STATUS_SUCCESS) s = ct_png_write(img, sink_write, sink);
+  if (s != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(img);
+    return cairo_failed(s, what, err);
+  }
+  *out = img;
+  return CT_OK;
+}
+
+static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
+                             const ct_write_options_t *o, sink_t *sink, ct_error_t *err) {
+  const ct_page_t *pg = &c->pages[page];
+  double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
+  cairo_surface_t *img;
+  cairo_status_t s;
+  ct_status_t st = render_image(c, page, scale, path, &img, err);
+  if (st != CT_OK) return st;
+  s = ct_png_write(img, sink_write, sink);
   cairo_surface_destroy(img);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
+  return CT_OK;
+}
+
+ct_status_t ct_canvas_rasterize(ct_canvas_t *c, unsigned page, double dpi, int *width, int *height,
+                                uint64_t *hash, ct_error_t *err) {
+  cairo_surface_t *img;
+  ct_status_t st;
+  const unsigned char *data;
+  int w, h, stride, y, x;
+  uint64_t hv = 1469598103934665603u;
+  if (page >= c->npages)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u out of range (the canvas has %u)", page + 1, c->npages);
+  if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
+  if ((st = render_image(c, page, dpi / 72.0, "rasterize", &img, err)) != CT_OK) return st;
+  cairo_surface_flush(img);
+  w = cairo_image_surface_get_width(img);
+  h = cairo_image_surface_get_height(img);
+  stride = cairo_image_surface_get_stride(img);
+  data = cairo_image_surface_get_data(img);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w * 4; x++) hv = (hv ^ data[(size_t)y * (size_t)stride + (size_t)x]) * 1099511628211u;
+  cairo_surface_destroy(img);
+  if (width) *width = w;
+  if (height) *height = h;
+  if (hash) *hash = hv;
   return CT_OK;
 }
 
@@ -417,7 +458,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
   /* no shared recordings: cairo 1.16's SVG surface never frees a recording used as a source */
-  paint_page(cr, &c->pages[page], NULL);
+  paint_page(cr, &c->pages[page], NULL, 0);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -477,7 +518,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   pictures = ct_picture_cache_create();     /* NULL (no memory): glyphs are drawn directly */
   for (i = 0; i < c->npages; i++) {
     cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
-    paint_page(cr, &c->pages[i], pictures);
+    paint_page(cr, &c->pages[i], pictures, 0);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);

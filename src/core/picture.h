@@ -14,4 +14,17 @@ void                ct_picture_cache_destroy(ct_picture_cache_t *pc);
 cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, const ct_paint_t *paint,
                                       ct_palette_ref_t *palref);
 
+/* Raster output: color glyphs rendered once per size and quarter-pixel phase into small
+   images and copied after that (see picture.c). */
+typedef struct ct_sprite_cache ct_sprite_cache_t;
+
+ct_sprite_cache_t *ct_sprite_cache_create(void);
+void               ct_sprite_cache_destroy(ct_sprite_cache_t *sc);
+
+/* Draws `paint` (font units, y up, `units` user units per font unit) with its origin at the
+   user point (x, y) of `cr` from a sprite; 0 if it cannot (a rotated or skewed matrix, a
+   glyph too large): draw it directly then. */
+int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
+                   ct_palette_ref_t *palref, double x, double y, double units);
+
 #endif /* CT_PICTURE_H */

@@ -466,6 +466,31 @@ static int l_canvas_write(lua_State *L) {
   return 1;
 }
 
+/* c:rasterize([{dpi =, page =}]) -> width, height, hash: draws a page in memory. */
+static int l_canvas_rasterize(lua_State *L) {
+  static const char *const fields[] = { "dpi", "page", NULL };
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_error_t err;
+  ct_status_t st;
+  int w = 0, h = 0;
+  uint64_t hash = 0;
+  char hex[17];
+  double dpi;
+  lua_Integer page;
+  lct_checkoptions(L, 2, fields, 0);
+  dpi = lct_optnumfield(L, 2, "dpi", 72);
+  if (!(dpi > 0 && dpi <= CT_MAX_DPI))
+    lct_fielderror(L, 2, "dpi", "%s out of range (0 < dpi <= %s)", num(L, dpi), num(L, CT_MAX_DPI));
+  page = lct_optintfield(L, 2, "page", 1, 1, CT_MAX_PAGES);
+  st = ct_canvas_rasterize(box->canvas, (unsigned)(page - 1), dpi, &w, &h, &hash, &err);
+  finish(L, box, st, &err);
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash);
+  lua_pushinteger(L, w);
+  lua_pushinteger(L, h);
+  lua_pushstring(L, hex);
+  return 3;
+}
+
 /* c.width, c.height, then the methods. */
 static int l_canvas__index(lua_State *L) {
   lct_canvas_box *box = checkbox(L, 1);
@@ -585,6 +610,7 @@ static const luaL_Reg canvas_methods[] = {
   { "page_count", l_canvas_page_count },
   { "size", l_canvas_size },
   { "write", l_canvas_write },
+  { "rasterize", l_canvas_rasterize },
   { "close", l_canvas_close },
   { NULL, NULL }
 };

@@ -494,5 +494,36 @@ cases[#cases + 1] = { "PNG: RGB when every pixel is opaque, RGBA with straight a
   near({ ct.read_png_pixel(p2, 5, 5) }, { 255, 0, 0, 128 }, 2, "straight alpha")
   near({ ct.read_png_pixel(p2, 30, 5) }, { 0, 0, 0, 0 }, 0, "transparent")
 end }
+cases[#cases + 1] = { "rasterize: the size and a hash of a page's pixels; sprites give the pixels of drawing", function()
+  local f1 = assert(ct.open_font(font_path("ct-colr1.ttf")))
+  local function sheet(n, x0)
+    local c = ct.canvas { width = 200, height = 100 }
+    c:background("#ffffff")
+    for i = 0, n - 1 do c:text { utf8.char(0xE005 + i % 3), font = f1, size = 30, x = x0 + i * 35, y = 60 } end
+    return c
+  end
+  local c = sheet(5, 5)
+  local w, h, hash = c:rasterize { dpi = 144 }
+  eq(w, 400); eq(h, 200); assert(hash:match("^%x+$") and #hash == 16)
+  eq(select(3, c:rasterize { dpi = 144 }), hash)                 -- warm (sprites) = cold
+  assert(select(3, sheet(5, 6):rasterize { dpi = 144 }) ~= hash, "a moved glyph, the same pixels")
+  -- a glyph drawn from its sprite at a fractional position is within a level or so of direct
+  -- drawing (the phase is quantized to a quarter pixel)
+  local a = ct.canvas { width = 60, height = 60 }
+  a:text { utf8.char(0xE005), font = f1, size = 40, x = 5.13, y = 50.4 }
+  local b = ct.canvas { width = 60, height = 60 }
+  b:paint(f1:paint(f1:glyph(0xE005)), { font = f1, size = 40, x = 5.13, y = 50.4 })   -- never a sprite
+  local pa, pb = tmpname(".png"), tmpname(".png")
+  assert(a:write(pa)); assert(b:write(pb))
+  local worst = 0
+  for y = 0, 59, 2 do
+    for x = 0, 59, 2 do
+      local p, q = { ct.read_png_pixel(pa, x, y) }, { ct.read_png_pixel(pb, x, y) }
+      for k = 1, 4 do worst = math.max(worst, math.abs(p[k] - q[k])) end
+    end
+  end
+  assert(worst <= 48, ("sprite and drawing differ by %d levels"):format(worst))
+  checkerr("page 3 out of range", c.rasterize, c, { page = 3 })
+end }
 
 return cases

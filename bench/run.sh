@@ -1,0 +1,83 @@
+#!/bin/sh
+# run.sh: `make bench`.  Measures chromatype and, side by side, headless Chromium (Debian's
+# chromium, the alternative a user has on this machine) on the same work, and prints one
+# report: the peer ratios, glyphs per second cold and warm, pages per second for a batch,
+# PDF bytes per repeated glyph, and peak memory for 100 and 10,000 pages.
+#   bench/run.sh [QUICK]      (QUICK=1: 1,000 instead of 10,000 pages for the memory line)
+# Times are wall-clock seconds, the best of three runs of a whole process (a fresh browser
+# with a fresh profile for Chromium, as a command-line user runs it).
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$here/..
+ct=${CT:-$root/build/chromatype}
+shared=$root/../shared/fonts/color-fonts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+big=${BENCH_PAGES:-10000}
+
+now() { date +%s.%N; }
+# best of 3 wall-clock seconds of a command
+best() {
+  b=
+  for _ in 1 2 3; do
+    t0=$(now); "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }; t1=$(now)
+    b=$(echo "$t0 $t1 ${b:-999999}" | awk '{ d = $2 - $1; print (d < $3 ? d : $3) }')
+  done
+  echo "$b"
+}
+ratio() { echo "$1 $2" | awk '{ printf "%.1fx", $2 / $1 }'; }
+
+sheet_font=$shared/twemoji_smiley-glyf_colr_1.ttf
+[ -f "$sheet_font" ] || sheet_font=$root/tests/fonts/ct-colr1.ttf
+
+echo "chromatype bench: $(nproc) cores, $(uname -m); chromatype $("$ct" --version 2>/dev/null | head -1)"
+echo
+echo "== against headless Chromium (same work; wall-clock, best of 3) =="
+printf '%-46s %10s %10s %8s\n' "" "chromatype" "chromium" "ratio"
+ct_sheet=$(best "$ct" "$here/sheet.lua" "$sheet_font" "$tmp/ct-sheet.png" 1000 64 25)
+ct_poster=$(best "$ct" "$here/poster.xml" -o "$tmp/ct-poster.pdf")
+if command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1; then
+  cr_sheet=$(best "$here/chromium.sh" sheet "$sheet_font" "$tmp/cr-sheet.png" 1000 64 25)
+  cr_poster=$(best "$here/chromium.sh" pdf "$here/poster.html" "$tmp/cr-poster.pdf")
+  printf '%-46s %9.3fs %9.3fs %8s\n' "glyph sheet: 1,000 COLRv1 emoji at 64 px, PNG" "$ct_sheet" "$cr_sheet" "$(ratio "$ct_sheet" "$cr_sheet")"
+  printf '%-46s %9.3fs %9.3fs %8s\n' "poster: A3, stacked Bungee + emoji, PDF" "$ct_poster" "$cr_poster" "$(ratio "$ct_poster" "$cr_poster")"
+else
+  printf '%-46s %9.3fs %10s\n' "glyph sheet: 1,000 COLRv1 emoji at 64 px, PNG" "$ct_sheet" "(no chromium: scripts/install-deps.sh bench)"
+  printf '%-46s %9.3fs\n' "poster: A3, stacked Bungee + emoji, PDF" "$ct_poster"
+fi
+echo "(sheet font: $(basename "$sheet_font"))"
+
+echo
+echo "== glyph drawing, cold (fresh font) and warm (cached trees, outlines, sprites) =="
+"$ct" "$here/colr.lua" 5
+
+echo
+echo "== batch: 1,000 one-page records (A6: a Bungee stack, a paragraph, emoji) =="
+t0=$(now)
+"$ct" "$here/pages.lua" 1000 records "$tmp" >"$tmp/batch1" 2>/dev/null
+t1=$(now)
+echo "$t0 $t1" | awk '{ printf "one process:  %.1f pages/s\n", 1000 / ($2 - $1) }'
+jobs=$(nproc)
+t0=$(now)
+i=0
+while [ $i -lt "$jobs" ]; do
+  mkdir -p "$tmp/w$i"
+  "$ct" "$here/pages.lua" $((1000 / jobs)) records "$tmp/w$i" >/dev/null 2>&1 &
+  i=$((i + 1))
+done
+wait
+t1=$(now)
+echo "$t0 $t1 $jobs" | awk '{ printf "%d processes: %.1f pages/s\n", $3, 1000 / ($2 - $1) }'
+
+echo
+echo "== PDF bytes a repeated glyph adds =="
+"$ct" "$here/repeat.lua" "$sheet_font" "$tmp"
+
+echo
+echo "== peak memory (VmHWM) =="
+"$ct" "$here/pages.lua" 100 records "$tmp" > "$tmp/r100"
+"$ct" "$here/pages.lua" "$big" records "$tmp" > "$tmp/rbig"
+awk -v n="$big" 'NR == FNR { a = $4; next } { printf "batch of records: 100 pages %d KiB, %d pages %d KiB: %.2fx\n", a, n, $4, $4 / a }' "$tmp/r100" "$tmp/rbig"
+"$ct" "$here/pages.lua" 100 document "$tmp" > "$tmp/d100"
+"$ct" "$here/pages.lua" 1000 document "$tmp" > "$tmp/d1000"
+awk 'NR == FNR { a = $4; next } { printf "one document:     100 pages %d KiB, 1000 pages %d KiB: %.2fx (%.0f KiB a page)\n", a, $4, $4 / a, ($4 - a) / 900 }' "$tmp/d100" "$tmp/d1000"
