@@ -475,7 +475,7 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);
       cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
-      if (pictures && worth_recording(g->paint)) {
+      if (pictures) {
         cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette);
         if (rec) {
           cairo_set_source_surface(cr, rec, 0, 0);
