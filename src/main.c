@@ -18,6 +18,7 @@
 
 #include "ct.h"
 #include "embedded.h"
+#include "lua/l_limits.h"
 #include "lua/l_core.h"
 
 #define EXIT_USAGE 2
@@ -54,6 +55,11 @@ static const char usage_main[] =
   "                                            FILE.lua:key=value,...; ready ones by name),\n"
   "                                            with a random seed; --watch renders again\n"
   "                                            when an input changes\n"
+  "       chromatype --sandbox [--max-memory SIZE] [--max-instructions N] [--timeout S]\n"
+  "                  SCRIPT.lua|DOC.xml ...    scripts and filters from untrusted sources:\n"
+  "                                            pure Lua and the chromatype API, files only\n"
+  "                                            below the working directory, limits on Lua\n"
+  "                                            memory (1G), instructions (5e9), time (300 s)\n"
   "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
   "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
   "       chromatype paint FONT TEXT [OPTIONS] the paint tree of each glyph, as text\n"
@@ -697,7 +703,53 @@ static struct {
   int nfilters;
   const char *seed;
   int watch;
+  int sandbox;
+  const char *max_memory, *max_instructions, *timeout;
+  const char *output;         /* -o of a document: writable in the sandbox */
 } run_opts;
+
+/* Defaults of --sandbox for limits not given. */
+#define SANDBOX_MEMORY       "1G"
+#define SANDBOX_INSTRUCTIONS "5000000000"
+#define SANDBOX_TIMEOUT      "300"
+
+/* A Lua state under the limits of the command line; exits on a bad limit. */
+static lua_State *new_state(void) {
+  lct_limits_t lim;
+  const char *mem = run_opts.max_memory, *ins = run_opts.max_instructions, *tmo = run_opts.timeout;
+  lua_State *L;
+  memset(&lim, 0, sizeof lim);
+  if (run_opts.sandbox) {
+    if (!mem) mem = SANDBOX_MEMORY;
+    if (!ins) ins = SANDBOX_INSTRUCTIONS;
+    if (!tmo) tmo = SANDBOX_TIMEOUT;
+  }
+  if (mem && !lct_parse_size(mem, &lim.max_memory))
+    die(EXIT_USAGE, "--max-memory: expected a size such as 512M or 2G (at least 1M), got '%s'", mem);
+  if (ins) {
+    char *end;
+    double v = strtod(ins, &end);     /* 5000000000 or 5e9 */
+    if (*end != '\0' || !(v >= 100000) || v > 1e18 || v != floor(v))
+      die(EXIT_USAGE, "--max-instructions: expected a whole number of at least 100000, got '%s'", ins);
+    lim.max_instructions = (unsigned long long)v;
+  }
+  if (tmo) {
+    char *end;
+    lim.max_seconds = strtod(tmo, &end);
+    if (*end != '\0' || !(lim.max_seconds > 0) || lim.max_seconds > 1e6)
+      die(EXIT_USAGE, "--timeout: expected seconds (0 < s <= 1000000), got '%s'", tmo);
+  }
+  if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
+  return L;
+}
+
+/* Prints a run's error: the limit that stopped it, if one did, else the message. */
+static void report_error(lua_State *L, const char *what) {
+  const char *limit = lct_limit_message();
+  const char *msg = lua_tostring(L, -1);
+  if (limit) fprintf(stderr, "%s: %s: %s\n", progname, what, limit);
+  else fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+}
 
 /* Takes argv[*i] (and its value) if it is -f/--filter, --seed or --watch; returns 1 if so. */
 static int take_run_option(int argc, char **argv, int *i) {
@@ -717,6 +769,25 @@ static int take_run_option(int argc, char **argv, int *i) {
     return 1;
   } else if (strcmp(a, "--watch") == 0) {
     run_opts.watch = 1;
+    return 1;
+  } else if (strcmp(a, "--sandbox") == 0) {
+    run_opts.sandbox = 1;
+    return 1;
+  } else if (strcmp(a, "--max-memory") == 0 || strcmp(a, "--max-instructions") == 0 ||
+             strcmp(a, "--timeout") == 0) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "%s needs a value", a);
+    if (a[2] == 'm' && a[6] == 'm') run_opts.max_memory = argv[++*i];
+    else if (a[2] == 'm') run_opts.max_instructions = argv[++*i];
+    else run_opts.timeout = argv[++*i];
+    return 1;
+  } else if (strncmp(a, "--max-memory=", 13) == 0) {
+    run_opts.max_memory = a + 13;
+    return 1;
+  } else if (strncmp(a, "--max-instructions=", 19) == 0) {
+    run_opts.max_instructions = a + 19;
+    return 1;
+  } else if (strncmp(a, "--timeout=", 10) == 0) {
+    run_opts.timeout = a + 10;
     return 1;
   } else {
     return 0;
@@ -748,9 +819,10 @@ static void filter_path(char *buf, size_t size) {
 }
 
 static const char setup_lua[] =
-  "local path, seed, watch = ...\n"
+  "local path, seed, watch, sandbox, home, output = ...\n"
   "local filter = require 'chromatype.filter'\n"
   "filter.path = path\n"
+  "if sandbox then require('chromatype.sandbox').enable(home, output) end\n"
   "if seed then\n"
   "  local n\n"
   "  if seed == 'random' then\n"
@@ -762,13 +834,26 @@ static const char setup_lua[] =
   "  end\n"
   "  filter.cli_seed = n\n"
   "end\n"
-  "for i = 4, select('#', ...) do\n"
+  "for i = 7, select('#', ...) do\n"
   "  local f, err = filter.load((select(i, ...)))\n"
   "  if not f then error(err, 0) end\n"
   "  filter.defaults[#filter.defaults + 1] = f\n"
   "end\n";
 
-/* Loads the -f filters and the seed into chromatype.filter; raises on a bad one. [-0, +0] */
+/* The directory of the script or document the run reads (absolute), for the sandbox. */
+static char run_home[4096];
+
+static void set_home(const char *input) {
+  char buf[4096], *slash;
+  run_home[0] = '\0';
+  if (!input || strcmp(input, "-") == 0) return;
+  if (!realpath(input, buf)) return;
+  if ((slash = strrchr(buf, '/'))) *slash = '\0';
+  snprintf(run_home, sizeof run_home, "%s", buf);
+}
+
+/* Loads the -f filters and the seed into chromatype.filter, and turns the sandbox on;
+   raises on a bad filter. [-0, +0] */
 static int setup_run(lua_State *L) {
   char path[8192];
   int i;
@@ -777,8 +862,23 @@ static int setup_run(lua_State *L) {
   lua_pushstring(L, path);
   if (run_opts.seed) lua_pushstring(L, run_opts.seed); else lua_pushnil(L);
   lua_pushboolean(L, run_opts.watch);
+  lua_pushboolean(L, run_opts.sandbox);
+  lua_pushstring(L, run_home);
+  if (run_opts.output) lua_pushstring(L, run_opts.output); else lua_pushnil(L);
   for (i = 0; i < run_opts.nfilters; i++) lua_pushstring(L, run_opts.filters[i]);
-  lua_call(L, 3 + run_opts.nfilters, 0);
+  lua_call(L, 6 + run_opts.nfilters, 0);
+  return 0;
+}
+
+/* Runs the chunk on top of the stack in the sandbox's environment. [-0, +0] */
+static int sandbox_chunk(lua_State *L) {
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "chromatype.sandbox");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "env");
+  lua_call(L, 0, 1);
+  lua_remove(L, -2);
+  if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
   return 0;
 }
 
@@ -890,9 +990,10 @@ static int msghandler(lua_State *L) {
 }
 
 static int cmd_script(int argc, char **argv) {
-  lua_State *L = luaL_newstate();
+  lua_State *L;
   int i, status;
-  if (!L) die(1, "cannot create a Lua state: out of memory");
+  set_home(argv[0]);
+  L = new_state();
   luaL_openlibs(L);
   preload_library(L);
   /* arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments */
@@ -908,15 +1009,15 @@ static int cmd_script(int argc, char **argv) {
   lua_pushcfunction(L, msghandler);
   lua_pushcfunction(L, setup_run);
   status = lua_pcall(L, 0, 0, 0);
-  if (status == LUA_OK) status = luaL_loadfile(L, argv[0]);
+  if (status == LUA_OK) status = luaL_loadfilex(L, argv[0], run_opts.sandbox ? "t" : NULL);
+  if (status == LUA_OK && run_opts.sandbox) sandbox_chunk(L);
   if (status == LUA_OK) {
     for (i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
     status = lua_pcall(L, argc - 1, 0, 1);
   }
   collect_inputs(L);
   if (status != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    report_error(L, argv[0]);
     lua_close(L);
     return 1;
   }
@@ -963,7 +1064,9 @@ static int cmd_document(int argc, char **argv) {
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
              "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [-f FILTER] [--seed N])", argv[i]);
   }
-  if (!(L = luaL_newstate())) die(1, "cannot create a Lua state: out of memory");
+  set_home(argv[0]);
+  run_opts.output = out;
+  L = new_state();
   luaL_openlibs(L);
   preload_library(L);
   lua_pushcfunction(L, setup_run);
@@ -980,8 +1083,7 @@ static int cmd_document(int argc, char **argv) {
   }
   collect_inputs(L);
   if (status != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    report_error(L, argv[0]);
     lua_close(L);
     return 1;
   }

@@ -79,6 +79,18 @@ end
 --- functions (its `options` field gives defaults).  A file without a '/' that does not exist
 --- is looked for in the ready filters (filters/ of the installation).
 -- @treturn table|nil the filter, or nil and a message
+-- loadfile, in the sandbox's environment when one is set (chromatype.sandbox)
+local function load_filter_file(path)
+  if M.env then
+    local sb = require "chromatype.sandbox"
+    if path:find("/") and not sb.may_read(path) and not sb.is_ready_filter(path) then
+      return nil, ("sandbox: filter '%s' refused (only relative paths below the working directory)"):format(path)
+    end
+    return loadfile(path, "t", M.env)
+  end
+  return loadfile(path, "t")
+end
+
 function M.load(spec, options)
   if type(spec) ~= "string" then argerr("load", 1, "string expected, got " .. type(spec)) end
   local path, opts = spec, {}
@@ -91,17 +103,17 @@ function M.load(spec, options)
     opts = parsed
   end
   for k, v in pairs(options or {}) do opts[k] = v end
-  local chunk, err = loadfile(path, "t")
+  local chunk, err = load_filter_file(path)
   if not chunk and not path:find("/") then
     for dir in (M.path or ""):gmatch("[^;]+") do
       local cand = dir .. "/" .. path
-      local c2 = loadfile(cand, "t")
+      local c2 = load_filter_file(cand)
       if c2 then chunk, err, path = c2, nil, cand; break end
     end
     if not chunk and not path:find("%.lua$") then
       for dir in (M.path or ""):gmatch("[^;]+") do
         local cand = dir .. "/" .. path .. ".lua"
-        local c2 = loadfile(cand, "t")
+        local c2 = load_filter_file(cand)
         if c2 then chunk, err, path = c2, nil, cand; break end
       end
     end

@@ -377,3 +377,28 @@ void lct_deliver_warnings(lua_State *L, lct_canvas_box *box) {
     lct_warn(L);
   }
 }
+
+/* ---- the file guard of the sandbox ------------------------------------------------------ */
+
+#define GUARD_KEY "chromatype.file_guard"
+
+void lct_check_file(lua_State *L, const char *mode, const char *path) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, GUARD_KEY) != LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushstring(L, mode);
+  lua_pushstring(L, path);
+  lua_call(L, 2, 0);
+}
+
+/* set_file_guard(fn): fn(mode, path) raises to refuse a file ("read" or "write"); set once,
+   for the rest of the process (the sandbox's; it cannot be taken back). */
+int lct_set_file_guard(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, GUARD_KEY) != LUA_TNIL) return luaL_error(L, "the file guard is set already");
+  lua_pop(L, 1);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, GUARD_KEY);
+  return 0;
+}

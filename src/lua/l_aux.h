@@ -131,4 +131,14 @@ void lct_open_font(lua_State *L);
 void lct_open_canvas(lua_State *L);
 void lct_open_paint(lua_State *L);
 
+/* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
+   "write"); nothing when no guard is set. */
+void lct_check_file(lua_State *L, const char *mode, const char *path);
+int  lct_set_file_guard(lua_State *L);
+
+/* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
+   "write"); nothing when no guard is set. */
+void lct_check_file(lua_State *L, const char *mode, const char *path);
+int  lct_set_file_guard(lua_State *L);
+
 #endif /* L_AUX_H */

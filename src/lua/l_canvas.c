@@ -419,6 +419,7 @@ static int l_canvas_image(lua_State *L) {
                                         luaL_typename(L, -1)));
   path = lua_tostring(L, -1);
   lua_pop(L, 1);   /* the table keeps it */
+  lct_check_file(L, "read", path);
   x = lct_optnumfield(L, 2, "x", 0);
   y = lct_optnumfield(L, 2, "y", 0);
   w = boxside(L, 2, "w");
@@ -443,6 +444,7 @@ static int l_canvas_write(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
   const char *path = luaL_checkstring(L, 2);
   ct_write_options_t o;
+  lct_check_file(L, "write", path);
   ct_error_t err;
   ct_status_t st;
   ct_write_options_init(&o);
@@ -561,7 +563,7 @@ static void getpixel(cairo_surface_t *s, int x, int y, unsigned char rgba[4]) {
 static int l_read_png_pixel(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
-  cairo_surface_t *s = loadpng(L, path);
+  cairo_surface_t *s = (lct_check_file(L, "read", path), loadpng(L, path));
   unsigned char rgba[4];
   int w, h, i;
   if (!s) return 2;
@@ -577,7 +579,7 @@ static int l_read_png_pixel(lua_State *L) {
 /* read_png(path) -> width, height, pixels (string of unpremultiplied RGBA rows) | nil, msg */
 static int l_read_png(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  cairo_surface_t *s = loadpng(L, path);
+  cairo_surface_t *s = (lct_check_file(L, "read", path), loadpng(L, path));
   luaL_Buffer b;
   int w, h, x, y;
   if (!s) return 2;
@@ -626,6 +628,7 @@ static const luaL_Reg canvas_funcs[] = {
   { "canvas", l_canvas_new },
   { "read_png_pixel", l_read_png_pixel },
   { "read_png", l_read_png },
+  { "set_file_guard", lct_set_file_guard },
   { NULL, NULL }
 };
 

@@ -1,0 +1,126 @@
+/*
+** l_limits.c: limits on Lua memory, instructions and time (see l_limits.h).
+**
+** Memory: every allocation of the state goes through a counting allocator that refuses to
+** grow past the limit; Lua then raises "not enough memory" where it stands, and the
+** command line reports which limit that was.  Instructions: a count hook every 10,000
+** instructions.  Time: SIGALRM sets a hook that raises at the next instruction; if the
+** process is still in C code (rendering) five seconds later, it prints the message and
+** exits with status 124, as timeout(1) does.  One state per process (the command line's).
+*/
+#include "l_limits.h"
+
+#include <lauxlib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define HOOK_STEP 10000
+#define GRACE_SECONDS 5
+
+static struct {
+  lct_limits_t       lim;
+  size_t             used;
+  unsigned long long count;
+  lua_State         *L;
+  volatile sig_atomic_t expired;
+  int                hit;                  /* which limit raised: 1 memory, 2 instructions, 3 time */
+  char               msg[160];
+} st;
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  size_t old = ptr ? osize : 0;
+  void *p;
+  (void)ud;
+  if (nsize == 0) {
+    free(ptr);
+    st.used -= old;
+    return NULL;
+  }
+  if (st.lim.max_memory && nsize > old && st.used - old + nsize > st.lim.max_memory) {
+    if (!st.hit) {
+      st.hit = 1;
+      snprintf(st.msg, sizeof st.msg, "Lua memory limit of %zu MiB reached (--max-memory)",
+               st.lim.max_memory >> 20);
+    }
+    return NULL;
+  }
+  p = realloc(ptr, nsize);
+  if (p) st.used = st.used - old + nsize;
+  return p;
+}
+
+static void hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  if (st.expired) {
+    st.hit = 3;
+    snprintf(st.msg, sizeof st.msg, "time limit of %g s reached (--timeout)", st.lim.max_seconds);
+    lua_sethook(L, hook, st.lim.max_instructions ? LUA_MASKCOUNT : 0, HOOK_STEP);
+    luaL_error(L, "%s", st.msg);
+  }
+  if (st.lim.max_instructions) {
+    st.count += HOOK_STEP;
+    if (st.count > st.lim.max_instructions) {
+      st.hit = 2;
+      snprintf(st.msg, sizeof st.msg, "instruction limit of %llu reached (--max-instructions)",
+               st.lim.max_instructions);
+      luaL_error(L, "%s", st.msg);
+    }
+  }
+}
+
+static void on_alarm(int sig) {
+  static const char late[] = "chromatype: time limit reached (--timeout) during rendering; stopped\n";
+  (void)sig;
+  if (st.expired) {                 /* the grace period is over: C code has not come back */
+    ssize_t w = write(2, late, sizeof late - 1);
+    (void)w;
+    _exit(124);
+  }
+  st.expired = 1;
+  if (st.L) lua_sethook(st.L, hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+  alarm(GRACE_SECONDS);
+}
+
+lua_State *lct_newstate(const lct_limits_t *limits) {
+  lua_State *L;
+  memset(&st, 0, sizeof st);
+  if (limits) st.lim = *limits;
+  L = lua_newstate(limited_alloc, NULL);
+  if (!L) return NULL;
+  st.L = L;
+  if (st.lim.max_instructions) lua_sethook(L, hook, LUA_MASKCOUNT, HOOK_STEP);
+  if (st.lim.max_seconds > 0) {
+    struct sigaction sa;
+    struct itimerval it;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)st.lim.max_seconds;
+    it.it_value.tv_usec = (suseconds_t)((st.lim.max_seconds - (double)it.it_value.tv_sec) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) it.it_value.tv_usec = 1;
+    setitimer(ITIMER_REAL, &it, NULL);
+  }
+  return L;
+}
+
+const char *lct_limit_message(void) { return st.hit ? st.msg : NULL; }
+
+int lct_parse_size(const char *s, size_t *out) {
+  char *end;
+  double v;
+  if (!s || !*s) return 0;
+  v = strtod(s, &end);
+  if (end == s || !(v > 0)) return 0;
+  if (*end == 'K' || *end == 'k') { v *= 1024; end++; }
+  else if (*end == 'M' || *end == 'm') { v *= 1024.0 * 1024; end++; }
+  else if (*end == 'G' || *end == 'g') { v *= 1024.0 * 1024 * 1024; end++; }
+  if (*end == 'B' || *end == 'i') end++;
+  if (*end != '\0' || v < 1024 * 1024 || v > 1e15) return 0;
+  *out = (size_t)v;
+  return 1;
+}
