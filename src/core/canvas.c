@@ -93,6 +93,12 @@ static void op_fini(ct_op_t *op) {
 void ct_canvas_destroy(ct_canvas_t *c) {
   unsigned i, j;
   if (!c || --c->ref > 0) return;
+  for (i = 0; i < CT_CANVAS_PALCACHE; i++) {
+    if (c->palcache[i].ref) {
+      palette_unref(c->palcache[i].ref);
+      ct_font_destroy(c->palcache[i].font);
+    }
+  }
   for (i = 0; i < c->npages; i++) {
     for (j = 0; j < c->pages[i].count; j++) op_fini(&c->pages[i].ops[j]);
     free(c->pages[i].ops);
@@ -195,17 +201,54 @@ static ct_status_t check_style(ct_font_t *font, const ct_text_style_t *style, ct
   return CT_OK;
 }
 
-/* Starts a glyph operation: the font referenced, the palette resolved once. */
-static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_style_t *style,
-                                unsigned count, ct_op_t **out, ct_error_t *err) {
-  ct_palette_ref_t *pal = calloc(1, sizeof *pal);
-  ct_placed_t *items = count ? calloc(count, sizeof *items) : NULL;
-  ct_op_t *op = NULL;
+/* The palette of a drawing call (a reference in *out): one resolved lately for the same
+   font, palette and text color (no overrides), or a new one. */
+static ct_status_t palette_for(ct_canvas_t *c, ct_font_t *font, const ct_text_style_t *style,
+                               ct_palette_ref_t **out, ct_error_t *err) {
+  ct_palette_ref_t *pal;
   ct_status_t st;
-  if (!pal || (count && !items)) goto nomem;
+  unsigned i;
+  int cacheable = style->override_count == 0;
+  *out = NULL;
+  if (cacheable) {
+    for (i = 0; i < CT_CANVAS_PALCACHE; i++) {
+      if (c->palcache[i].ref && c->palcache[i].font == font && c->palcache[i].palette == style->palette &&
+          memcmp(&c->palcache[i].fg, &style->foreground, sizeof style->foreground) == 0) {
+        *out = ct_palette_ref_retain(c->palcache[i].ref);
+        return CT_OK;
+      }
+    }
+  }
+  if (!(pal = calloc(1, sizeof *pal))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   pal->ref = 1;
   if ((st = ct_palette_resolve(font, style, &pal->pal, err)) != CT_OK) {
     free(pal);
+    return st;
+  }
+  if (cacheable) {
+    i = c->palnext++ % CT_CANVAS_PALCACHE;
+    if (c->palcache[i].ref) {
+      palette_unref(c->palcache[i].ref);
+      ct_font_destroy(c->palcache[i].font);
+    }
+    c->palcache[i].font = ct_font_reference(font);
+    c->palcache[i].palette = style->palette;
+    c->palcache[i].fg = style->foreground;
+    c->palcache[i].ref = ct_palette_ref_retain(pal);
+  }
+  *out = pal;
+  return CT_OK;
+}
+
+/* Starts a glyph operation: the font referenced, the palette resolved once. */
+static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_style_t *style,
+                                unsigned count, ct_op_t **out, ct_error_t *err) {
+  ct_palette_ref_t *pal = NULL;
+  ct_placed_t *items = count ? calloc(count, sizeof *items) : NULL;
+  ct_op_t *op = NULL;
+  ct_status_t st;
+  if (count && !items) goto nomem;
+  if ((st = palette_for(c, font, style, &pal, err)) != CT_OK) {
     free(items);
     return st;
   }

@@ -75,6 +75,7 @@ typedef struct {
 } ct_page_t;
 
 #define CT_CANVAS_MISSING_MAX 256
+#define CT_CANVAS_PALCACHE 8
 
 struct ct_canvas {
   int               ref;
@@ -87,6 +88,10 @@ struct ct_canvas {
      so a character drawn a thousand times is reported once per canvas */
   uint64_t          missing[CT_CANVAS_MISSING_MAX];
   unsigned          nmissing;
+  /* palettes resolved lately, shared by the drawing calls that ask for the same font,
+     palette and text color without overrides (a 1,099-entry emoji palette is 35 kB) */
+  struct { ct_font_t *font; unsigned palette; ct_rgba_t fg; ct_palette_ref_t *ref; } palcache[CT_CANVAS_PALCACHE];
+  unsigned          palnext;
   ct_image_t      **images;            /* every picture file drawn, each read once */
   unsigned          nimages, capimages;
 };
