@@ -52,23 +52,21 @@ echo "== glyph drawing, cold (fresh font) and warm (cached trees, outlines, spri
 "$ct" "$here/colr.lua" 5
 
 echo
-echo "== batch: 1,000 one-page records (A6: a Bungee stack, a paragraph, emoji) =="
-t0=$(now)
-"$ct" "$here/pages.lua" 1000 records "$tmp" >"$tmp/batch1" 2>/dev/null
-t1=$(now)
-echo "$t0 $t1" | awk '{ printf "one process:  %.1f pages/s\n", 1000 / ($2 - $1) }'
-jobs=$(nproc)
-t0=$(now)
-i=0
-while [ $i -lt "$jobs" ]; do
-  mkdir -p "$tmp/w$i"
-  "$ct" "$here/pages.lua" $((1000 / jobs)) records "$tmp/w$i" >/dev/null 2>&1 &
-  i=$((i + 1))
+echo "== batch: chromatype batch of 1,000 one-page records (A6: a Bungee stack, a paragraph, emoji) =="
+{
+  echo "id,name"
+  i=1
+  while [ $i -le 1000 ]; do echo "$i,PAGE $i"; i=$((i + 1)); done
+} > "$tmp/records.csv"
+for jobs in 1 $(nproc); do
+  rm -rf "$tmp/batch"
+  t0=$(now)
+  "$ct" batch "$here/record.xml" --data "$tmp/records.csv" -o "$tmp/batch/{id}.pdf" --jobs "$jobs" -q 2>/dev/null
+  t1=$(now)
+  echo "$t0 $t1 $jobs $(ls "$tmp/batch" | wc -l)" |
+    awk '{ printf "%d worker%s: %.1f pages/s (%d files)\n", $3, $3 == 1 ? " " : "s", $4 / ($2 - $1), $4 }'
+  [ "$jobs" = "$(nproc)" ] && break
 done
-wait
-t1=$(now)
-echo "$t0 $t1 $jobs" | awk '{ printf "%d processes: %.1f pages/s\n", $3, 1000 / ($2 - $1) }'
-
 echo
 echo "== PDF bytes a repeated glyph adds =="
 "$ct" "$here/repeat.lua" "$sheet_font" "$tmp"

@@ -28,6 +28,7 @@ run sh tests/render/run.sh
 run sh tests/cli/test_cli.sh
 run sh tests/cli/test_svg.sh
 run sh tests/cli/test_sandbox.sh
+run sh tests/cli/test_batch.sh
 run "$B"/chromatype tests/lua/run.lua
 # the same Lua tests from a plain lua5.4, through the C module (not under ASan: the
 # interpreter itself is not instrumented)

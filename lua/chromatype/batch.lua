@@ -15,11 +15,16 @@ local ct = require "chromatype"
 
 local M = {}
 
+--- The line of the data file each record starts on (weak keys: record -> line).
+M.line_of = setmetatable({}, { __mode = "k" })
+--- Records that could not be read (record -> message), when parsing leniently.
+M.bad = setmetatable({}, { __mode = "k" })
+
 -- ---- reading records ----------------------------------------------------------------------
 
 --- Parses CSV text: a list of records (tables by field name) and the list of field names.
 -- Raises "NAME:LINE: message" on malformed input.
-function M.parse_csv(text, name)
+function M.parse_csv(text, name, lenient)
   name = name or "<csv>"
   local rows, row, field = {}, {}, {}
   local i, n, line = 1, #text, 1
@@ -91,11 +96,15 @@ function M.parse_csv(text, name)
   local out = {}
   for r = 2, #rows do
     local vals = rows[r].values
-    if #vals ~= #header then
-      error(("%s:%d: %d fields, the header has %d"):format(name, rows[r].line, #vals, #header), 0)
-    end
     local rec = {}
-    for k, h in ipairs(header) do rec[h] = vals[k] end
+    if #vals ~= #header then
+      local msg = ("%s:%d: %d fields, the header has %d"):format(name, rows[r].line, #vals, #header)
+      if not lenient then error(msg, 0) end
+      M.bad[rec] = msg
+    else
+      for k, h in ipairs(header) do rec[h] = vals[k] end
+    end
+    M.line_of[rec] = rows[r].line
     out[#out + 1] = rec
   end
   return out, header
@@ -195,15 +204,24 @@ end
 M.json_decode = json_decode
 
 --- Parses JSON Lines: one object per non-empty line.
-function M.parse_jsonl(text, name)
+function M.parse_jsonl(text, name, lenient)
   name = name or "<jsonl>"
   local out = {}
   local line = 0
   for l in (text .. "\n"):gmatch("(.-)\r?\n") do
     line = line + 1
     if l:find("%S") then
-      local v = json_decode(l, ("%s:%d"):format(name, line))
-      if type(v) ~= "table" or v[1] ~= nil then error(("%s:%d: a JSON object expected"):format(name, line), 0) end
+      local ok, v = pcall(json_decode, l, ("%s:%d"):format(name, line))
+      if ok and (type(v) ~= "table" or v[1] ~= nil) then
+        ok, v = false, ("%s:%d: a JSON object expected"):format(name, line)
+      end
+      if not ok then
+        if not lenient then error(v, 0) end
+        local rec = {}
+        M.bad[rec] = tostring(v)
+        v = rec
+      end
+      M.line_of[v] = line
       out[#out + 1] = v
     end
   end
@@ -212,14 +230,14 @@ end
 
 --- Reads records from a .csv or .jsonl/.ndjson file (by extension; "-" is standard input,
 --- read as CSV unless `format` says "jsonl").
-function M.read_records(path, format)
+function M.read_records(path, format, lenient)
   local h, err
   if path == "-" then h = io.stdin else h, err = io.open(path, "rb") end
   if not h then return nil, err end
   local text = h:read("a")
   if h ~= io.stdin then h:close() end
   format = format or (path:match("%.jsonl$") or path:match("%.ndjson$") or path:match("%.json$")) and "jsonl" or "csv"
-  local ok, recs = pcall(format == "jsonl" and M.parse_jsonl or M.parse_csv, text, path)
+  local ok, recs = pcall(format == "jsonl" and M.parse_jsonl or M.parse_csv, text, path, lenient)
   if not ok then return nil, recs end
   return recs
 end
@@ -301,8 +319,11 @@ function M.load_template(path)
 end
 
 --- Runs a batch.  Options: `template` (path), `records` (list) or `data` (path), `output`
---- (pattern), `shard` ({k, n}), `resume`, `seed`, `dpi`, `limit` (most records),
---- `on_record` (function(event) with {index =, status = "done"|"failed"|"skipped", output =,
+--- (pattern), `shard` ({k, n}), `worker` ({w, j}: of the shard's records, those whose rank r
+--- has (r - 1) % j == w - 1), `resume`, `seed`, `dpi`, `limit` (most records), `lenient`
+--- (records that cannot be read fail alone instead of stopping the batch), `on_start`
+--- (function(count) with the number of records this call renders), `on_record`
+--- (function(event) with {index =, line =, status = "done"|"failed"|"skipped", output =,
 --- error =, seconds =}).
 -- @treturn table a summary {done =, failed =, skipped =, total =, failures = {{index =, error =}}}
 function M.run(opts)
@@ -310,7 +331,7 @@ function M.run(opts)
   if not template then error(err, 0) end
   local records = opts.records
   if not records then
-    records, err = M.read_records(opts.data, opts.format)
+    records, err = M.read_records(opts.data, opts.format, opts.lenient)
     if not records then error(err, 0) end
   end
   local limit = opts.limit or 1000000
@@ -319,37 +340,84 @@ function M.run(opts)
   end
   local k, n = 1, 1
   if opts.shard then k, n = opts.shard[1], opts.shard[2] end
-  local summary = { done = 0, failed = 0, skipped = 0, total = 0, failures = {} }
-  local names = {}
+  local w, j = 1, 1
+  if opts.worker then w, j = opts.worker[1], opts.worker[2] end
+  -- the shard's records and their names (all of them: two records may not share a file,
+  -- whichever worker renders them)
+  local mine, names, rank = {}, {}, 0
   for i, rec in ipairs(records) do
     if (i - 1) % n == k - 1 then
-      summary.total = summary.total + 1
-      local ev = { index = i }
-      local okn, out = pcall(M.output_name, opts.output, rec, i)
-      if not okn then
-        ev.status, ev.error = "failed", ("output name: %s"):format(out)
-      elseif names[out] then
-        ev.status, ev.error = "failed", ("output %s is also record %d's (make the name unique, e.g. with {index})")
-          :format(out, names[out])
+      rank = rank + 1
+      local ev = { index = i, line = M.line_of[rec] }
+      if M.bad[rec] then
+        ev.status, ev.error = "failed", M.bad[rec]
       else
-        names[out] = i
-        ev.output = out
-        if opts.resume and file_exists(out) then
-          ev.status = "skipped"
+        local okn, out = pcall(M.output_name, opts.output, rec, i)
+        if not okn then
+          ev.status, ev.error = "failed", ("output name: %s"):format(out)
+        elseif names[out] then
+          ev.status, ev.error = "failed", ("output %s is also record %d's (make the name unique, e.g. with {index})")
+            :format(out, names[out])
         else
-          mkdirs(out)
-          local t0 = os.clock()
-          local ok, e = pcall(M.render_record, template, rec, i, out, opts)
-          ev.seconds = os.clock() - t0
-          if ok then ev.status = "done" else ev.status, ev.error = "failed", tostring(e) end
+          names[out] = i
+          ev.output = out
         end
       end
-      summary[ev.status] = summary[ev.status] + 1
-      if ev.status == "failed" then summary.failures[#summary.failures + 1] = { index = i, error = ev.error } end
-      if opts.on_record then opts.on_record(ev) end
+      if (rank - 1) % j == w - 1 then mine[#mine + 1] = { ev = ev, rec = rec } end
     end
   end
+  if opts.on_start then opts.on_start(#mine) end
+  local summary = { done = 0, failed = 0, skipped = 0, total = 0, failures = {} }
+  for _, m in ipairs(mine) do
+    local ev, rec = m.ev, m.rec
+    summary.total = summary.total + 1
+    if opts.on_begin then opts.on_begin(ev) end
+    if not ev.status then
+      if opts.resume and file_exists(ev.output) then
+        ev.status = "skipped"
+      else
+        mkdirs(ev.output)
+        local t0 = os.clock()
+        local ok, e = pcall(M.render_record, template, rec, ev.index, ev.output, opts)
+        ev.seconds = os.clock() - t0
+        if ok then ev.status = "done" else ev.status, ev.error = "failed", tostring(e) end
+      end
+    end
+    summary[ev.status] = summary[ev.status] + 1
+    if ev.status == "failed" then summary.failures[#summary.failures + 1] = { index = ev.index, error = ev.error } end
+    if opts.on_record then opts.on_record(ev) end
+  end
   return summary
+end
+
+-- ---- the command line's worker ------------------------------------------------------------
+
+local function clean(s) return (tostring(s or ""):gsub("[\t\r\n]", " ")) end
+
+--- One worker process of `chromatype batch`: runs its part and reports to standard output,
+--- one tab-separated line an event (`total N`, `done I SECONDS OUTPUT`, `skipped I - OUTPUT`,
+--- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`), for the parent's display.
+function M.worker(opts)
+  local out = io.stdout
+  local current = 0
+  local function emit(...)
+    local t = table.pack(...)
+    for i = 1, t.n do t[i] = clean(t[i]) end
+    out:write(table.concat(t, "\t", 1, t.n), "\n")
+    out:flush()
+  end
+  ct.on_warning(function(msg) emit("warn", current, msg) end)
+  opts.lenient = true
+  opts.on_start = function(count) emit("total", count) end
+  opts.on_begin = function(ev) current = ev.index end
+  opts.on_record = function(ev)
+    if ev.status == "done" then emit("done", ev.index, ("%.4f"):format(ev.seconds or 0), ev.output)
+    elseif ev.status == "skipped" then emit("skipped", ev.index, "-", ev.output)
+    else emit("failed", ev.index, ev.line or "-", ev.error) end
+  end
+  local ok, err = pcall(M.run, opts)
+  if not ok then emit("fatal", err); return false end
+  return true
 end
 
 return M
