@@ -36,7 +36,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg
 
-.PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs
+.PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -84,7 +84,7 @@ demo: all
 	done
 	@echo "demo: images are in out/"
 
-check: all test-deps $(TEST_C) $(TOOLS)
+check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
 	@CT_BUILD=$(B) CT_ASAN=$(CT_ASAN) sh tests/run.sh
 
 check-asan:
@@ -99,6 +99,69 @@ bench: all
 
 check-valgrind: all $(TEST_C)
 	@CT_BUILD=$(B) sh tests/valgrind.sh
+
+# ---- fuzzing (docs/fuzzing.md) ---------------------------------------------------------------
+# make fuzz FUZZ_SECONDS=N: libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, each run
+# for N seconds on a scratch copy of its seeds; a crash stops with the input saved in
+# build-fuzz/crash-TARGET-*.  (The option parser's target does not look for leaks: its
+# allocations live until the process exits, and die() leaves through longjmp.)  make check replays the seeds and the committed crashers
+# (tests/fuzz/regress/) through gcc-built drivers, so it needs no clang.
+FUZZ_TARGETS := font svg xml cli
+FUZZ_SECONDS ?= 60
+FZ := build-fuzz
+FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/core -I$(B)/src \
+               -DCT_FILTER_DIR='"$(FILTERDIR)"'
+FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o
+FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
+fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
+fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg
+fuzz_seeds_xml  := tests/fuzz/corpus/xml tests/fuzz/regress/xml
+fuzz_seeds_cli  := tests/fuzz/corpus/cli tests/fuzz/regress/cli
+
+$(FZ)/%.o: %.c | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/src/embedded_lua.o: $(B)/src/embedded_lua.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c src/main.c $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(filter-out $(FZ)/src/main.o,$(FUZZ_OBJ)) $(PKG_LIBS) $(LDLIBS)
+$(FZ)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+fuzz-build: all
+	@scripts/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FZ)/fuzz-%)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  case $$t in font) seeds="$(fuzz_seeds_font)";; svg) seeds="$(fuzz_seeds_svg)";; \
+	    xml) seeds="$(fuzz_seeds_xml)";; cli) seeds="$(fuzz_seeds_cli)";; esac; \
+	  mkdir -p $(FZ)/corpus-$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  leaks=1; [ $$t = cli ] && leaks=0; \
+	  ASAN_OPTIONS=detect_leaks=$$leaks LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  $(FZ)/fuzz-$$t $(FZ)/corpus-$$t $$seeds -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 \
+	    -max_len=262144 -close_fd_mask=3 -print_final_stats=1 -artifact_prefix=$(FZ)/crash-$$t- \
+	    2>$(FZ)/fuzz-$$t.log || { tail -40 $(FZ)/fuzz-$$t.log; exit 1; }; \
+	  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" $(FZ)/fuzz-$$t.log; \
+	done
+
+# the gcc-built replay drivers (make check runs them on the seeds and the regressions)
+$(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c src/main.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Isrc -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+$(B)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -Isrc/core -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+fuzz-regress: $(FUZZ_DRIVERS)
+	@for t in $(FUZZ_TARGETS); do \
+	  case $$t in font) seeds="$(fuzz_seeds_font)";; svg) seeds="$(fuzz_seeds_svg)";; \
+	    xml) seeds="$(fuzz_seeds_xml)";; cli) seeds="$(fuzz_seeds_cli)";; esac; \
+	  $(B)/tests/fuzz-$$t fuzz-$$t $$seeds || exit 1; \
+	done
 
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:

@@ -3,6 +3,7 @@
 #   scripts/install-deps.sh build   libraries and tools to build
 #   scripts/install-deps.sh test    the above, plus what the tests use
 #   scripts/install-deps.sh bench   the build set, plus Chromium (the peer `make bench` measures)
+#   scripts/install-deps.sh fuzz    the build set, plus clang and libFuzzer (`make fuzz`)
 # Runs apt-get as root, or through sudo. Called by the Makefile; safe to run again.
 set -e
 what=${1:-build}
@@ -12,6 +13,7 @@ bench_pkgs="chromium fonts-dejavu-core"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
 [ "$what" = bench ] && pkgs="$pkgs $bench_pkgs"
+[ "$what" = fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev"
 
 need=
 for p in $pkgs; do

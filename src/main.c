@@ -31,6 +31,17 @@
 
 static const char *progname = "chromatype";
 
+/* tests/fuzz/fuzz_cli.c compiles this file with CT_FUZZ_CLI: die() returns to the fuzzer
+   instead of exiting, and the commands stop when their options are parsed. */
+#ifdef CT_FUZZ_CLI
+#include <setjmp.h>
+static jmp_buf cli_jmp;
+static int cli_parse_only;
+#define PARSE_ONLY cli_parse_only
+#else
+#define PARSE_ONLY 0
+#endif
+
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 static void die(int code, const char *fmt, ...) {
@@ -40,6 +51,9 @@ static void die(int code, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
+#ifdef CT_FUZZ_CLI
+  longjmp(cli_jmp, code ? code : 1);
+#endif
   exit(code);
 }
 
@@ -404,6 +418,10 @@ static int cmd_view(int argc, char **argv) {
   style.shape.script = script;
   style.shape.language = language;
   wo.format = ofmt;
+  if (PARSE_ONLY) {
+    free(overrides);
+    return 0;
+  }
 
   font = open_font(font_path, face_index);
   if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) die(1, "%s", err.message);
@@ -501,6 +519,7 @@ static int cmd_info(int argc, char **argv) {
     }
   }
   if (!path) die(EXIT_USAGE, "info: no font given (see 'chromatype info --help')");
+  if (PARSE_ONLY) return 0;
   font = open_font(path, face_index);
   ct_font_get_info(font, &info);
   npal = ct_font_get_palette_count(font);
@@ -645,6 +664,7 @@ static int cmd_paint(int argc, char **argv) {
   if (!path) die(EXIT_USAGE, "paint: no font given (see 'chromatype paint --help')");
   if (unicodes) text = unicodes;
   if (!text) die(EXIT_USAGE, "paint: no text given (TEXT or --unicodes)");
+  if (PARSE_ONLY) return 0;
   font = open_font(path, face_index);
   if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) die(1, "%s", err.message);
   if (ct_shape(font, text, strlen(text), &shape, &run, &err) != CT_OK) die(1, "%s", err.message);
@@ -958,7 +978,9 @@ static double now_ms(void) {
 /* Runs cmd, then again each time one of the files it read changes; Ctrl-C stops (or, for
    tests, CHROMATYPE_WATCH_RUNS=N after N runs, returning the last status). */
 static int watch(int (*cmd)(int, char **), int argc, char **argv, const char *main_input) {
-  const char *limit = getenv("CHROMATYPE_WATCH_RUNS");
+  const char *limit;
+  if (PARSE_ONLY) return cmd(argc, argv);
+  limit = getenv("CHROMATYPE_WATCH_RUNS");
   long runs = 0, max_runs = limit ? strtol(limit, NULL, 10) : 0;
   for (;;) {
     const char *changed;
@@ -996,6 +1018,7 @@ static int msghandler(lua_State *L) {
 static int cmd_script(int argc, char **argv) {
   lua_State *L;
   int i, status;
+  if (PARSE_ONLY) return 0;
   set_home(argv[0]);
   L = new_state();
   luaL_openlibs(L);
@@ -1068,6 +1091,7 @@ static int cmd_document(int argc, char **argv) {
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
              "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [-f FILTER] [--seed N])", argv[i]);
   }
+  if (PARSE_ONLY) return 0;
   set_home(argv[0]);
   run_opts.output = out;
   L = new_state();
@@ -1324,6 +1348,7 @@ static int cmd_batch(int argc, char **argv) {
   if (!bo.output) die(EXIT_USAGE, "batch: -o PATTERN is needed (e.g. 'out/{id}.pdf')");
   if (!strchr(bo.output, '{')) die(EXIT_USAGE, "batch: -o '%s' names no field: every record would write the same file (e.g. 'out/{index}.pdf')", bo.output);
   if (strcmp(bo.data, "-") == 0 && bo.jobs > 1) bo.jobs = 1;   /* standard input is read once */
+  if (PARSE_ONLY) return 0;
   if (access(bo.tmpl, R_OK) != 0) die(1, "%s: cannot open: %s", bo.tmpl, strerror(errno));
   if (strcmp(bo.data, "-") != 0 && access(bo.data, R_OK) != 0) die(1, "%s: cannot open: %s", bo.data, strerror(errno));
 

@@ -30,6 +30,15 @@ run sh tests/cli/test_svg.sh
 run sh tests/cli/test_sandbox.sh
 run sh tests/cli/test_batch.sh
 run "$B"/chromatype tests/lua/run.lua
+# the fuzz targets on their seeds and on every input a fuzzer once crashed on (tests/fuzz)
+for t in font svg xml cli; do
+  case $t in
+    font) seeds="tests/fonts examples/fonts tests/fuzz/regress/font" ;;
+    *) seeds="tests/fuzz/corpus/$t tests/fuzz/regress/$t" ;;
+  esac
+  # shellcheck disable=SC2086
+  [ -x "$B/tests/fuzz-$t" ] && run "$B/tests/fuzz-$t" "fuzz-$t" $seeds
+done
 # the same Lua tests from a plain lua5.4, through the C module (not under ASan: the
 # interpreter itself is not instrumented)
 if [ -z "$CT_ASAN" ]; then

@@ -91,6 +91,7 @@ ct_paint_t *ct_font_get_glyph_paint(ct_font_t *font, unsigned gid, ct_format_t f
   ct_paint_t **cache;
   if ((unsigned)format >= CT_FORMAT_COUNT) format = CT_FORMAT_AUTO;
   if (gid >= font->glyph_count) gid = 0;
+  if (font->glyph_count == 0) return build_paint(font, gid, format, err);   /* nothing to cache */
   if (!font->paints[format]) font->paints[format] = calloc(font->glyph_count, sizeof(ct_paint_t *));
   cache = font->paints[format];
   if (!cache) return build_paint(font, gid, format, err);

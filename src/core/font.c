@@ -278,6 +278,10 @@ static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, co
   hb_font_set_scale(font->hb_font, (int)font->upem, (int)font->upem);
   hb_ot_font_set_funcs(font->hb_font);
   font->glyph_count = (unsigned)font->ft_face->num_glyphs;
+  if (font->glyph_count == 0) {
+    ct_set_error(err, CT_ERR_INVALID_FONT, "%s: the font has no glyphs", name);
+    goto fail;
+  }
 
   /* Outlines at ppem = upem: 26.6 coordinates are font units times 64, and
      variations apply (FT_LOAD_NO_SCALE would skip them for CFF2). */

@@ -1,0 +1,40 @@
+/*
+** fuzz_cli.c: the command line's option parser.  src/main.c is compiled in with
+** CT_FUZZ_CLI: die() jumps back here instead of exiting, and every command returns once its
+** options are parsed, so nothing is opened or written.  The input is split at NUL bytes
+** into arguments (at most 32).
+*/
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CT_FUZZ_CLI 1
+#define main ct_cli_main
+#include "../../src/main.c"
+#undef main
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *copy, *argv[34];
+  int argc = 0;
+  size_t i, start = 0;
+  if (size > 4096) return 0;
+  if (!(copy = malloc(size + 1))) return 0;
+  memcpy(copy, data, size);
+  copy[size] = '\0';
+  argv[argc++] = (char *)"chromatype";
+  for (i = 0; i <= size && argc < 33; i++) {
+    if (i == size || copy[i] == '\0') {
+      argv[argc++] = copy + start;
+      start = i + 1;
+    }
+  }
+  argv[argc] = NULL;
+  memset(&run_opts, 0, sizeof run_opts);
+  cli_parse_only = 1;
+  if (setjmp(cli_jmp) == 0) (void)ct_cli_main(argc, argv);
+  fflush(stdout);
+  free(copy);
+  return 0;
+}
