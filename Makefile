@@ -67,6 +67,11 @@ $(B)/lua/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(filter-out -llua5.4,$(PKG_LIBS)) $(LDLIBS)
 
+# test_limits compiles the canvas itself, with a small limit
+$(B)/tests/test_limits: tests/c/test_limits.c src/core/canvas.c $(filter-out $(B)/src/core/canvas.o,$(CORE_OBJ)) | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -Isrc/core -o $@ $< $(filter-out $(B)/src/core/canvas.o,$(CORE_OBJ)) $(PKG_LIBS) $(LDLIBS)
+
 $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)

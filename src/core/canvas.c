@@ -247,6 +247,12 @@ static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_s
   ct_placed_t *items = count ? calloc(count, sizeof *items) : NULL;
   ct_op_t *op = NULL;
   ct_status_t st;
+  if (c->nglyphs + count > CT_MAX_GLYPHS) {
+    free(items);
+    return ct_set_error(err, CT_ERR_LIMIT, "more than %u glyphs on one canvas (the limit CT_MAX_GLYPHS)",
+                        CT_MAX_GLYPHS);
+  }
+  c->nglyphs += count ? count : 1;
   if (count && !items) goto nomem;
   if ((st = palette_for(c, font, style, &pal, err)) != CT_OK) {
     free(items);

@@ -92,6 +92,7 @@ struct ct_canvas {
      palette and text color without overrides (a 1,099-entry emoji palette is 35 kB) */
   struct { ct_font_t *font; unsigned palette; ct_rgba_t fg; ct_palette_ref_t *ref; } palcache[CT_CANVAS_PALCACHE];
   unsigned          palnext;
+  unsigned long     nglyphs;           /* drawn so far, against CT_MAX_GLYPHS */
   ct_image_t      **images;            /* every picture file drawn, each read once */
   unsigned          nimages, capimages;
 };

@@ -49,6 +49,12 @@
 #define CT_MAX_PAGES 100000u
 #endif
 
+/* Glyphs drawn on one canvas (all its pages): a document of a million pages of text is
+   refused before it fills the memory. */
+#ifndef CT_MAX_GLYPHS
+#define CT_MAX_GLYPHS 50000000u
+#endif
+
 /* Paint tree walks: nesting depth and nodes drawn per tree. */
 #ifndef CT_MAX_PAINT_DEPTH
 #define CT_MAX_PAINT_DEPTH 64u
