@@ -32,7 +32,7 @@ LUA_SRC  := $(wildcard src/lua/*.c)
 LUA_LIB  := $(wildcard lua/chromatype/*.lua)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
-EMBED_OBJ := $(B)/src/embedded_lua.o
+EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg
 
@@ -117,7 +117,7 @@ FZ := build-fuzz
 FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/core -I$(B)/src \
                -DCT_FILTER_DIR='"$(FILTERDIR)"'
-FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o
+FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/preload.o
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
 fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg

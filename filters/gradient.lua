@@ -21,13 +21,10 @@ local o = filter.options(..., "gradient")
 local colors = o:colors("colors", "#e63946;#f4a261;#2a9d8f")
 local per = o:choice("per", "line", { "line", "word", "frame" })
 local angle = math.rad(o:number("angle", 0, -360, 360))
-local top = o.o.layers == "top"
-local which = not top and o:integers("layers", "all")
-local only = which and {} or nil
-for _, i in ipairs(which or {}) do only[i] = true end
+local takes = o:layers("layers")
 local blend = o:choice("blend", "replace", { "replace", "multiply", "screen", "overlay", "color", "hue", "luminosity" })
 local BLEND_MODE = { color = "hsl_color", hue = "hsl_hue", luminosity = "hsl_luminosity" }
-o:check("layers")
+o:check()
 if #colors == 1 then colors[2] = colors[1] end
 
 -- the span [a, b] along the direction, on the page: the line's, word's or frame's box
@@ -97,8 +94,7 @@ end
 
 return {
   Layer = function(layer, ctx)
-    if only and not only[layer.index] then return end
-    if top and ctx.glyph.layers[ctx.layer_count] ~= layer then return end
+    if not takes(layer, ctx) then return end
     if blend == "replace" then
       layer.paint = replace(layer.paint, ctx, layer)
       layer.color = nil            -- a stack layer's ink would recolor the gradient away

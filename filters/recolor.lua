@@ -8,7 +8,7 @@
 --   palette   take the colors from the glyph font's CPAL palette (an index, a name, light or
 --             dark); default: colors #e63946;#f1c453;#2a9d8f;#1d3557;#f4a261
 --   per       glyph | word | line | page (default glyph): one draw per unit
---   layers    which layers to recolor: all, or indices separated by ';' (default all)
+--   layers    which layers to recolor: all, top, or indices separated by ';' (default all)
 --
 --   chromatype -f recolor:palette=0,per=word --seed 3 specimen.xml
 local filter = require "chromatype.filter"
@@ -17,10 +17,8 @@ local o = filter.options(..., "recolor")
 local colors = o:colors("colors", not o.o.palette and "#e63946;#f1c453;#2a9d8f;#1d3557;#f4a261" or nil)
 local palette = o.o.palette
 local per = o:choice("per", "glyph", { "glyph", "word", "line", "page" })
-local which = o:integers("layers", "all")
+local takes = o:layers("layers")
 o:check("palette")
-local only = which and {} or nil
-for _, i in ipairs(which or {}) do only[i] = true end
 
 local from_font = setmetatable({}, { __mode = "k" })
 local function palette_colors(font)
@@ -40,7 +38,7 @@ end
 
 return {
   Layer = function(layer, ctx)
-    if only and not only[layer.index] then return end
+    if not takes(layer, ctx) then return end
     local list = colors or palette_colors(ctx.glyph.font)
     if #list == 0 then return end
     local keys = filter.unit_keys(ctx, per)

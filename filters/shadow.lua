@@ -11,7 +11,7 @@
 --   color    the shadow's color (CSS forms; default #1d3557)
 --   color2   the far end of an extrusion (default: color)
 --   steps    number of copies, 1 for a shadow (default 1; at most 200)
---   layers   which layers cast a shadow: all, or indices separated by ';' (default all)
+--   layers   which layers cast a shadow: all, top, or indices separated by ';' (default all)
 --
 --   chromatype -f shadow:offset=2pt,color=#333 poster.xml
 --   chromatype -f 'shadow:offset=0.08em 0.08em,steps=24,color=#7f1d1d,color2=#2b0a0a' poster.xml
@@ -22,10 +22,8 @@ local offset = o:offset("offset", "0.04em 0.04em")
 local color = o:color("color", "#1d3557")
 local color2 = o:color("color2", color)
 local steps = o:integer("steps", 1, 1, 200)
-local which = o:integers("layers", "all")
+local takes = o:layers("layers")
 o:check()
-local casts = which and {} or nil
-for _, i in ipairs(which or {}) do casts[i] = true end
 
 -- a silhouette of a paint in `c`: SVG and bitmap nodes have no colors to set, so they are
 -- masked by a solid instead
@@ -38,7 +36,7 @@ end
 
 return {
   Layer = function(layer, ctx)
-    if casts and not casts[layer.index] then return end
+    if not takes(layer, ctx) then return end
     local size = ctx.glyph.size
     local dx = offset.em[1] and offset[1] * size or offset[1]
     local dy = offset.em[2] and offset[2] * size or offset[2]

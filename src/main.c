@@ -20,6 +20,7 @@
 
 #include "ct.h"
 #include "embedded.h"
+#include "preload.h"
 #include "lua/l_limits.h"
 #include "lua/l_core.h"
 
@@ -692,31 +693,8 @@ static int cmd_paint(int argc, char **argv) {
 
 /* ---- scripts ---------------------------------------------------------- */
 
-static int embedded_loader(lua_State *L) {
-  const ct_embedded_t *e = lua_touserdata(L, lua_upvalueindex(1));
-  if (luaL_loadbuffer(L, e->source, e->size, e->chunkname) != LUA_OK) return lua_error(L);
-  lua_pushstring(L, e->module);
-  lua_call(L, 1, 1);
-  return 1;
-}
-
 /* package.preload gets chromatype.core and the embedded Lua modules. [-0, +0] */
-static void preload_library(lua_State *L) {
-  const ct_embedded_t *e;
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_chromatype_core);
-  lua_setfield(L, -2, "chromatype.core");
-  for (e = ct_embedded_lua; e->module; e++) {
-    size_t n = strlen(e->module);
-    lua_pushlightuserdata(L, (void *)(size_t)e);
-    lua_pushcclosure(L, embedded_loader, 1);
-    if (n > 5 && strcmp(e->module + n - 5, ".init") == 0) lua_pushlstring(L, e->module, n - 5);
-    else lua_pushstring(L, e->module);
-    lua_insert(L, -2);
-    lua_settable(L, -3);
-  }
-  lua_pop(L, 1);
-}
+static void preload_library(lua_State *L) { ct_preload_library(L); }
 
 /* ---- options every run takes: filters, the seed, --watch ------------------ */
 
@@ -764,6 +742,8 @@ static lua_State *new_state(void) {
       die(EXIT_USAGE, "--timeout: expected seconds (0 < s <= 1000000), got '%s'", tmo);
   }
   if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
+  luaL_openlibs(L);
+  preload_library(L);
   return L;
 }
 
@@ -894,6 +874,16 @@ static int setup_run(lua_State *L) {
   return 0;
 }
 
+/* Sets the run up (filters, seed, sandbox) and loads `code` as a chunk; returns the status
+   (the chunk, or the error, is on the stack). */
+static int load_run(lua_State *L, const char *code, size_t size, const char *name) {
+  int status;
+  lua_pushcfunction(L, setup_run);
+  status = lua_pcall(L, 0, 0, 0);
+  if (status == LUA_OK) status = luaL_loadbuffer(L, code, size, name);
+  return status;
+}
+
 /* Runs the chunk on top of the stack in the sandbox's environment. [-0, +0] */
 static int sandbox_chunk(lua_State *L) {
   lua_getglobal(L, "require");
@@ -1021,8 +1011,6 @@ static int cmd_script(int argc, char **argv) {
   if (PARSE_ONLY) return 0;
   set_home(argv[0]);
   L = new_state();
-  luaL_openlibs(L);
-  preload_library(L);
   /* arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments */
   lua_createtable(L, argc, 1);
   for (i = 0; i < argc; i++) {
@@ -1095,11 +1083,7 @@ static int cmd_document(int argc, char **argv) {
   set_home(argv[0]);
   run_opts.output = out;
   L = new_state();
-  luaL_openlibs(L);
-  preload_library(L);
-  lua_pushcfunction(L, setup_run);
-  status = lua_pcall(L, 0, 0, 0);
-  if (status == LUA_OK) status = luaL_loadbuffer(L, document_lua, sizeof document_lua - 1, "=document");
+  status = load_run(L, document_lua, sizeof document_lua - 1, "=document");
   if (status == LUA_OK) {
     lua_pushstring(L, argv[0]);
     if (out) lua_pushstring(L, out); else lua_pushnil(L);
@@ -1167,11 +1151,7 @@ static int batch_worker(const batch_opts_t *bo, long w) {
   int status;
   set_home(bo->tmpl);
   L = new_state();
-  luaL_openlibs(L);
-  preload_library(L);
-  lua_pushcfunction(L, setup_run);
-  status = lua_pcall(L, 0, 0, 0);
-  if (status == LUA_OK) status = luaL_loadbuffer(L, batch_lua, sizeof batch_lua - 1, "=batch");
+  status = load_run(L, batch_lua, sizeof batch_lua - 1, "=batch");
   if (status == LUA_OK) {
     lua_pushstring(L, bo->tmpl);
     lua_pushstring(L, bo->data);

@@ -273,6 +273,21 @@ function Options:colors(key, default)
   return out
 end
 
+--- Which layers an effect takes: "all", "top" (each glyph's top layer: a stack's face), or
+--- indices separated by ';'.  Returns a function(layer, ctx) -> boolean for Layer calls.
+function Options:layers(key, default)
+  local v = self.o[key]
+  if v == nil then v = default or "all" end
+  self.known[key] = true
+  if v == "all" then return function() return true end end
+  if v == "top" then
+    return function(layer, ctx) return ctx.glyph.layers[ctx.layer_count] == layer end
+  end
+  local set = {}
+  for _, i in ipairs(self:integers(key, v) or {}) do set[i] = true end
+  return function(layer) return set[layer.index] == true end
+end
+
 --- A list of integers: a table or a string separated by ';', '|' or spaces; "all" gives nil.
 function Options:integers(key, default)
   self.known[key] = true

@@ -13,19 +13,10 @@
 #include <lua.h>
 #include <lualib.h>
 
-#include "embedded.h"
-#include "lua/l_core.h"
 #include "lua/l_limits.h"
+#include "preload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int embedded_loader(lua_State *L) {
-  const ct_embedded_t *e = lua_touserdata(L, lua_upvalueindex(1));
-  if (luaL_loadbuffer(L, e->source, e->size, e->chunkname) != LUA_OK) return lua_error(L);
-  lua_pushstring(L, e->module);
-  lua_call(L, 1, 1);
-  return 1;
-}
 
 static const char run_lua[] =
   "local xml = ...\n"
@@ -41,7 +32,6 @@ static const char run_lua[] =
 
 static lua_State *state(void) {
   static lua_State *L;
-  const ct_embedded_t *e;
   lct_limits_t lim;
   if (L) return L;
   memset(&lim, 0, sizeof lim);
@@ -49,19 +39,7 @@ static lua_State *state(void) {
   L = lct_newstate(&lim);
   if (!L) abort();
   luaL_openlibs(L);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_chromatype_core);
-  lua_setfield(L, -2, "chromatype.core");
-  for (e = ct_embedded_lua; e->module; e++) {
-    size_t n = strlen(e->module);
-    lua_pushlightuserdata(L, (void *)(size_t)e);
-    lua_pushcclosure(L, embedded_loader, 1);
-    if (n > 5 && strcmp(e->module + n - 5, ".init") == 0) lua_pushlstring(L, e->module, n - 5);
-    else lua_pushstring(L, e->module);
-    lua_insert(L, -2);
-    lua_settable(L, -3);
-  }
-  lua_pop(L, 1);
+  ct_preload_library(L);
   return L;
 }
 
