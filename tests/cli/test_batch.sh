@@ -8,16 +8,8 @@ CT="$(cd "$(dirname "$B/chromatype")" && pwd)/chromatype"
 FONT="$(pwd)/tests/fonts/ct-wdth.ttf"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "batch: FAIL: $*"; }
-expect() {
-  want=$1 pat=$2; shift 2
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, want $want: $out"; return; fi
-  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then bad "$* -> output lacks '$pat': $out"; return; fi
-  ok
-}
+SUITE=batch
+. "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 
 cat > t.xml <<EOF2
@@ -88,5 +80,4 @@ else
   echo "batch: GNU parallel not installed (scripts/install-deps.sh test): shard test skipped"
 fi
 
-echo "batch: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

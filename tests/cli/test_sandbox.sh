@@ -7,16 +7,8 @@ CT="$(cd "$(dirname "$B/chromatype")" && pwd)/chromatype"
 ROOT=$(pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "sandbox: FAIL: $*"; }
-expect() {
-  want=$1 pat=$2; shift 2
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" -ne "$want" ]; then bad "$* -> exit $got, want $want: $out"; return; fi
-  if [ -n "$pat" ] && ! printf '%s' "$out" | grep -q -- "$pat"; then bad "$* -> output lacks '$pat': $out"; return; fi
-  ok
-}
+SUITE=sandbox
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/work/sub"
 cp "$ROOT/tests/fonts/ct-colr0.ttf" "$T/work/sub/"
@@ -85,5 +77,4 @@ expect 2 "--max-memory: expected a size such as 512M" "$CT" --max-memory 5 loop.
 expect 2 "--max-instructions: expected a whole number" "$CT" --max-instructions lots loop.lua
 expect 2 "--timeout: expected seconds" "$CT" --timeout -1 loop.lua
 
-echo "sandbox: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
