@@ -471,6 +471,15 @@ void ct_write_options_init(ct_write_options_t *opts);
 ct_status_t ct_canvas_write(ct_canvas_t *canvas, const char *path,
                             const ct_write_options_t *opts, ct_error_t *err);
 
+/* Writes the canvas to a PDF page by page: from now on, each page is written when the next
+   one begins and its drawing is freed, so a long document keeps one page in memory.
+   ct_canvas_finish writes the last page and the file (to a temporary name, renamed when
+   complete); ct_canvas_write is refused meanwhile.  A canvas destroyed unfinished leaves
+   no file. */
+ct_status_t ct_canvas_stream_pdf(ct_canvas_t *canvas, const char *path, const ct_write_options_t *opts,
+                                 ct_error_t *err);
+ct_status_t ct_canvas_finish(ct_canvas_t *canvas, ct_error_t *err);
+
 /* Renders page `page` (0-based) into memory at `dpi` and forgets the pixels: their size
    and an FNV-1a hash of them (premultiplied ARGB32 rows) are returned.  For benchmarks
    (the cost of drawing without that of encoding) and tests. */

@@ -632,9 +632,18 @@ end
 -- @treturn table sheets `{{page =, off =, width =, height =, frames = {{frame =, lines =, x =, y =,
 --   width =, height =}, ...}}, ...}` (points, on the sheet)
 -- @treturn table the report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
-function Document:typeset()
+function Document:typeset(on_sheet)
   if #self.pages == 0 then fail(self, "has no pages") end
   local sheets = {}
+  -- with on_sheet, each sheet is handed over when the next begins (and the last at the
+  -- end) instead of being kept: a long document is written page by page
+  local held, count = nil, 0
+  local function add(sheet)
+    count = count + 1
+    if not on_sheet then sheets[#sheets + 1] = sheet; return end
+    if held then on_sheet(held, count - 1) end
+    held = sheet
+  end
   local report = { overflows = {}, pages = 0 }
   local pending = {}         -- frame -> overflow paragraphs for the frame that follows it
   for _, fr0 in ipairs(self.pages) do for _, fr in ipairs(fr0.frames) do fr.done = nil end end
@@ -646,7 +655,7 @@ function Document:typeset()
   end
   for _, pg in ipairs(self.pages) do
     local sheet = new_sheet(self, pg)
-    sheets[#sheets + 1] = sheet
+    add(sheet)
     local continued = {}
     for _, fr in ipairs(pg.frames) do
       local paras, fstyle = self:layout_paras(fr)
@@ -684,7 +693,7 @@ function Document:typeset()
       end
       sheet = new_sheet(self, pg)
       sheet.continuation = true
-      sheets[#sheets + 1] = sheet
+      add(sheet)
       local again = {}
       for _, cont in ipairs(continued) do
         local before = count_chars(cont.paras)
@@ -705,7 +714,8 @@ function Document:typeset()
     layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
       :format(fr.where or (fr.what .. ": "), n))
   end
-  report.pages = #sheets
+  if on_sheet and held then on_sheet(held, count) end
+  report.pages = count
   return sheets, report
 end
 
@@ -792,7 +802,6 @@ end
 function Document:write(path, opts)
   if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
   opts = opts or {}
-  local c, report = self:render { filters = opts.filters, seed = opts.seed }
   local wo = {}
   for k, v in pairs(opts) do if k ~= "filters" and k ~= "seed" then wo[k] = v end end
   if path == "-" and not wo.format then wo.format = "pdf" end
@@ -801,8 +810,39 @@ function Document:write(path, opts)
   if pdf then
     for k, v in pairs(self.meta) do if wo[k] == nil then wo[k] = v end end
   end
+  local filter = require "chromatype.filter"
+  if pdf and path ~= "-" and #(opts.filters or filter.defaults) == 0 and #(self.filters or {}) == 0 then
+    return self:write_stream(path, wo, opts.seed or filter.cli_seed or self.seed)
+  end
+  local c, report = self:render { filters = opts.filters, seed = opts.seed }
   local ok, err, code = c:write(path, wo)
   return ok, err, code, c, report
+end
+
+-- A PDF without filters, written page by page as the document is typeset: a long document
+-- keeps one page in memory, not all of them.  (The seeded rand, where a font has it, runs
+-- on each page as it would on the whole document.)
+function Document:write_stream(path, wo, seed)
+  local filter = require "chromatype.filter"
+  local c, report
+  local ok, err = pcall(function()
+    local _
+    _, report = self:typeset(function(sheet, index)
+      if filter.needs_rand({ sheet }) then
+        local tree = filter.run(filter.build(self, { sheet }, index), { filter.rand }, seed)
+        for _, page in ipairs(tree.pages) do c = self:draw_sheet(c, page.sheet, page.frames, true) end
+      else
+        c = self:draw_sheet(c, sheet, sheet.frames, false)
+      end
+      if index == 1 then c:stream(path, wo) end
+    end)
+  end)
+  if not ok then
+    if c then c:close() end            -- drops the half-written file
+    error(err, 0)
+  end
+  local okf, ferr, code = c:finish()
+  return okf, ferr, code, c, report
 end
 
 M.Document, M.Page, M.Frame = Document, Page, Frame

@@ -326,10 +326,13 @@ local RUN_COPY = { "palette", "overrides", "color", "format", "features", "langu
 
 --- Builds the element tree of typeset sheets (see chromatype.document): a Document with
 --- Pages, Frames, Paragraphs and Runs (glyphs and layers come when a filter asks for them).
-function M.build(doc, sheets)
+--- `first` is the number of the first sheet (for a document typeset page by page).
+function M.build(doc, sheets, first)
   local d = { kind = "Document", pages = {}, meta = doc and doc.meta or {}, model = doc }
+  first = first or 1
   for si, sh in ipairs(sheets) do
-    local page = { kind = "Page", index = si, width = sh.width, height = sh.height, frames = {}, sheet = sh }
+    local page = { kind = "Page", index = first + si - 1, width = sh.width, height = sh.height, frames = {},
+      sheet = sh }
     for fi, fr in ipairs(sh.frames) do
       local frame = { kind = "Frame", index = fi, x = fr.x, y = fr.y, width = fr.width, height = fr.height,
         paragraphs = {}, model = fr.frame }

@@ -90,9 +90,18 @@ static void op_fini(ct_op_t *op) {
   ct_font_destroy(op->u.glyphs.font);
 }
 
+void ct_page_clear(ct_page_t *page) {
+  unsigned j;
+  for (j = 0; j < page->count; j++) op_fini(&page->ops[j]);
+  free(page->ops);
+  page->ops = NULL;
+  page->count = page->cap = 0;
+}
+
 void ct_canvas_destroy(ct_canvas_t *c) {
   unsigned i, j;
   if (!c || --c->ref > 0) return;
+  if (c->stream) ct_pdf_stream_abort(c);
   for (i = 0; i < CT_CANVAS_PALCACHE; i++) {
     if (c->palcache[i].ref) {
       palette_unref(c->palcache[i].ref);
@@ -118,15 +127,17 @@ double ct_canvas_get_width(const ct_canvas_t *c) { return c->width; }
 double ct_canvas_get_height(const ct_canvas_t *c) { return c->height; }
 unsigned ct_canvas_get_page_count(const ct_canvas_t *c) { return c->npages; }
 
-ct_status_t ct_canvas_new_page(ct_canvas_t *c, ct_error_t *err) {
-  return add_page(c, c->width, c->height, err);
-}
-
 ct_status_t ct_canvas_new_page_sized(ct_canvas_t *c, double width, double height, ct_error_t *err) {
+  ct_status_t st;
   if (!valid_side(width) || !valid_side(height))
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page size %gx%g pt out of range (0 < side <= %g)",
                         width, height, CT_MAX_PAGE_SIDE);
+  if (c->stream && (st = ct_pdf_stream_flush(c, c->npages, err)) != CT_OK) return st;
   return add_page(c, width, height, err);
+}
+
+ct_status_t ct_canvas_new_page(ct_canvas_t *c, ct_error_t *err) {
+  return ct_canvas_new_page_sized(c, c->width, c->height, err);
 }
 
 static int box_inside(const double b[4], double w, double h) {
@@ -524,7 +535,7 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);
       cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
-      if (pictures) {
+      if (pictures && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
         cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette);
         if (rec) {
           cairo_set_source_surface(cr, rec, 0, 0);

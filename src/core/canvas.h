@@ -77,8 +77,12 @@ typedef struct {
 #define CT_CANVAS_MISSING_MAX 256
 #define CT_CANVAS_PALCACHE 8
 
+struct ct_pdf_stream;
+
 struct ct_canvas {
   int               ref;
+  struct ct_pdf_stream *stream;        /* pages written to a PDF as they are done (output.c) */
+  unsigned          cleared;           /* pages before this one were streamed and freed */
   double            width, height;     /* points: the size of the current (last) page */
   ct_page_t        *pages;
   unsigned          npages, cap;
@@ -98,6 +102,15 @@ struct ct_canvas {
 };
 
 struct ct_picture_cache;
+
+/* Frees a page's drawing (it was written), keeping its size and boxes. */
+void ct_page_clear(ct_page_t *page);
+
+/* output.c: writes the pages before `upto` not written yet to the canvas's PDF stream, and
+   frees their drawing; drops the stream (and its temporary file) of a canvas destroyed
+   unfinished. */
+ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err);
+void ct_pdf_stream_abort(ct_canvas_t *c);
 
 /* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
    are drawn from recordings made once; with `raster` (an image), from sprites (picture.c). */

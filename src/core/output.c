@@ -59,6 +59,17 @@ typedef struct {
   int    failed;
 } sink_t;
 
+/* A canvas written to a PDF page by page (see ct_canvas_stream_pdf). */
+struct ct_pdf_stream {
+  sink_t              sink;
+  char               *path;
+  cairo_surface_t    *pdf;
+  cairo_t            *cr;
+  ct_picture_cache_t *pictures;
+  unsigned            written;     /* pages drawn into the PDF */
+  int                 no_text_layer, cmyk;
+};
+
 static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int length) {
   sink_t *s = closure;
   if (s->failed) return CAIRO_STATUS_WRITE_ERROR;
@@ -393,6 +404,8 @@ ct_status_t ct_canvas_rasterize(ct_canvas_t *c, unsigned page, double dpi, int *
   uint64_t hv = 1469598103934665603u;
   if (page >= c->npages)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u out of range (the canvas has %u)", page + 1, c->npages);
+  if (page < c->cleared)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
   if ((st = render_image(c, page, dpi / 72.0, "rasterize", &img, err)) != CT_OK) return st;
   cairo_surface_flush(img);
@@ -534,6 +547,116 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   return CT_OK;
 }
 
+/* ---- a PDF written page by page ---------------------------------------------
+
+   A long document need not hold every page until the end: with a stream, each page is
+   drawn into the PDF when the next one begins, and its drawing is freed.  Finishing writes
+   the last page, closes the PDF, adds the print boxes and the CMYK pass as ct_canvas_write
+   does, and renames the temporary file; a canvas destroyed unfinished leaves no file. */
+ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_write_options_t *opts,
+                                 ct_error_t *err) {
+  struct ct_pdf_stream *st;
+  ct_write_options_t defaults;
+  char date[32];
+  ct_status_t rc;
+  if (c->stream) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the canvas is written to %s already", path,
+                                     c->stream->path);
+  if (strcmp(path, "-") == 0) return ct_set_error(err, CT_ERR_INVALID_ARG, "-: a PDF stream needs a file");
+  if (!opts) {
+    ct_write_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (!(st = calloc(1, sizeof *st)) || !(st->path = strdup(path))) {
+    free(st);
+    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  }
+  if ((rc = sink_open(&st->sink, path, err)) != CT_OK) {
+    free(st->path);
+    free(st);
+    return rc;
+  }
+  st->pdf = cairo_pdf_surface_create_for_stream(sink_write, &st->sink, c->pages[0].width, c->pages[0].height);
+  pdf_date(date, sizeof date);
+  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+  if (opts->title) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_TITLE, opts->title);
+  if (opts->author) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_AUTHOR, opts->author);
+  if (opts->subject) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_SUBJECT, opts->subject);
+  if (opts->keywords) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_KEYWORDS, opts->keywords);
+  if (opts->creator) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATOR, opts->creator);
+  st->cr = cairo_create(st->pdf);
+  st->pictures = ct_picture_cache_create();
+  st->no_text_layer = opts->no_text_layer;
+  st->cmyk = opts->cmyk;
+  c->stream = st;
+  /* the pages done already (all but the last) go out now */
+  return ct_pdf_stream_flush(c, c->npages - 1, err);
+}
+
+ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) {
+  struct ct_pdf_stream *st = c->stream;
+  cairo_status_t s;
+  while (st->written < upto && st->written < c->npages) {
+    ct_page_t *pg = &c->pages[st->written];
+    cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
+    paint_page(st->cr, pg, st->pictures, 0);
+    if (!st->no_text_layer) ct_page_text_layer(pg, st->cr);
+    cairo_show_page(st->cr);
+    ct_page_clear(pg);
+    st->written++;
+    c->cleared = st->written;
+  }
+  s = cairo_status(st->cr);
+  if (s != CAIRO_STATUS_SUCCESS) {
+    if (st->sink.failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(st->sink.failed));
+    return cairo_failed(s, st->path, err);
+  }
+  return CT_OK;
+}
+
+static void stream_free(ct_canvas_t *c) {
+  struct ct_pdf_stream *st = c->stream;
+  if (st->cr) cairo_destroy(st->cr);
+  if (st->pdf) cairo_surface_destroy(st->pdf);
+  ct_picture_cache_destroy(st->pictures);
+  free(st->path);
+  free(st);
+  c->stream = NULL;
+}
+
+void ct_pdf_stream_abort(ct_canvas_t *c) {
+  struct ct_pdf_stream *st = c->stream;
+  if (!st) return;
+  cairo_destroy(st->cr);
+  st->cr = NULL;
+  cairo_surface_finish(st->pdf);
+  sink_abort(&st->sink);
+  stream_free(c);
+}
+
+ct_status_t ct_canvas_finish(ct_canvas_t *c, ct_error_t *err) {
+  struct ct_pdf_stream *st = c->stream;
+  ct_status_t rc;
+  cairo_status_t s;
+  char *path;
+  if (!st) return ct_set_error(err, CT_ERR_INVALID_ARG, "the canvas is not written as a stream");
+  rc = ct_pdf_stream_flush(c, c->npages, err);
+  cairo_destroy(st->cr);
+  st->cr = NULL;
+  cairo_surface_finish(st->pdf);
+  s = cairo_surface_status(st->pdf);
+  if (rc == CT_OK && s != CAIRO_STATUS_SUCCESS && !st->sink.failed) rc = cairo_failed(s, st->path, err);
+  if (rc == CT_OK && st->sink.failed)
+    rc = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(st->sink.failed));
+  path = st->path;
+  if (rc == CT_OK) rc = sink_add_boxes(&st->sink, c, path, err);
+  if (rc == CT_OK && st->cmyk) rc = sink_to_cmyk(&st->sink, path, err);
+  if (rc == CT_OK) rc = sink_commit(&st->sink, path, err);
+  else sink_abort(&st->sink);
+  stream_free(c);
+  return rc;
+}
+
 /* "poster.png", page 2 -> "poster-2.png". */
 static char *page_path(const char *path, unsigned page) {
   const char *dot = strrchr(path, '.');
@@ -550,6 +673,11 @@ ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_opt
   unsigned i, n;
   ct_status_t st = CT_OK;
 
+  if (c->stream)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the canvas is being written to %s as a stream (finish it)",
+                        path, c->stream->path);
+  if (c->cleared)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the canvas was written as a stream and its pages freed", path);
   if (!opts) {
     ct_write_options_init(&defaults);
     opts = &defaults;

@@ -440,6 +440,51 @@ static const char *const output_names[] = { "auto", "png", "pdf", "svg", NULL };
 
 /* write(path [, {format=, dpi=, width_px=, title=, author=, subject=, keywords=, creator=}])
    -> true | nil, msg, code (I/O failures); wrong arguments raise */
+/* The options of c:write and c:stream at `arg`. */
+static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
+  ct_write_options_init(o);
+  lct_checkoptions(L, arg, write_fields, 0);
+  o->format = (ct_output_t)lct_optenumfield(L, arg, "format", "auto", output_names);
+  o->dpi = lct_optnumfield(L, arg, "dpi", o->dpi);
+  if (!(o->dpi > 0 && o->dpi <= CT_MAX_DPI))
+    lct_fielderror(L, arg, "dpi", "%s out of range (0 < dpi <= %s)", num(L, o->dpi), num(L, CT_MAX_DPI));
+  o->width_px = (int)lct_optintfield(L, arg, "width_px", 0, 1, CT_MAX_IMAGE_SIDE);
+  o->title = lct_optstrfield(L, arg, "title", NULL);
+  o->author = lct_optstrfield(L, arg, "author", NULL);
+  o->subject = lct_optstrfield(L, arg, "subject", NULL);
+  o->keywords = lct_optstrfield(L, arg, "keywords", NULL);
+  o->creator = lct_optstrfield(L, arg, "creator", o->creator);
+  o->no_text_layer = !lct_optboolfield(L, arg, "text_layer", 1);
+  o->cmyk = lct_optboolfield(L, arg, "cmyk", 0);
+}
+
+/* c:stream(path [, opts]) -> c: writes the canvas to a PDF page by page. */
+static int l_canvas_stream(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  const char *path = luaL_checkstring(L, 2);
+  ct_write_options_t o;
+  ct_error_t err;
+  ct_status_t st;
+  lct_check_file(L, "write", path);
+  write_options(L, 3, &o);
+  st = ct_canvas_stream_pdf(box->canvas, path, &o, &err);
+  if (st == CT_ERR_IO) return lct_pusherror(L, &err);
+  finish(L, box, st, &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* c:finish() -> true | nil, msg, code: the last page and the file of a stream. */
+static int l_canvas_finish(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_error_t err;
+  ct_status_t st = ct_canvas_finish(box->canvas, &err);
+  if (st == CT_ERR_IO) return lct_pusherror(L, &err);
+  finish(L, box, st, &err);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 static int l_canvas_write(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
   const char *path = luaL_checkstring(L, 2);
@@ -447,20 +492,7 @@ static int l_canvas_write(lua_State *L) {
   lct_check_file(L, "write", path);
   ct_error_t err;
   ct_status_t st;
-  ct_write_options_init(&o);
-  lct_checkoptions(L, 3, write_fields, 0);
-  o.format = (ct_output_t)lct_optenumfield(L, 3, "format", "auto", output_names);
-  o.dpi = lct_optnumfield(L, 3, "dpi", o.dpi);
-  if (!(o.dpi > 0 && o.dpi <= CT_MAX_DPI))
-    lct_fielderror(L, 3, "dpi", "%s out of range (0 < dpi <= %s)", num(L, o.dpi), num(L, CT_MAX_DPI));
-  o.width_px = (int)lct_optintfield(L, 3, "width_px", 0, 1, CT_MAX_IMAGE_SIDE);
-  o.title = lct_optstrfield(L, 3, "title", NULL);
-  o.author = lct_optstrfield(L, 3, "author", NULL);
-  o.subject = lct_optstrfield(L, 3, "subject", NULL);
-  o.keywords = lct_optstrfield(L, 3, "keywords", NULL);
-  o.creator = lct_optstrfield(L, 3, "creator", o.creator);
-  o.no_text_layer = !lct_optboolfield(L, 3, "text_layer", 1);
-  o.cmyk = lct_optboolfield(L, 3, "cmyk", 0);
+  write_options(L, 3, &o);
   st = ct_canvas_write(box->canvas, path, &o, &err);
   if (st == CT_ERR_IO) return lct_pusherror(L, &err);
   finish(L, box, st, &err);
@@ -613,6 +645,8 @@ static const luaL_Reg canvas_methods[] = {
   { "size", l_canvas_size },
   { "write", l_canvas_write },
   { "rasterize", l_canvas_rasterize },
+  { "stream", l_canvas_stream },
+  { "finish", l_canvas_finish },
   { "close", l_canvas_close },
   { NULL, NULL }
 };

@@ -421,4 +421,57 @@ return {
     eq(f1:info().container, "WOFF2"); eq(f2:info().glyph_count, f1:info().glyph_count)
     eq(f2:paint(f2:glyph("A")), f1:paint(f1:glyph("A")))
   end },
+  { "a PDF is written page by page: the same pages, no file when a page fails", function()
+    local out = tmpname(".pdf")
+    local d = ct.document { size = "60mm x 30mm", margin = "3mm", title = "Streamed" }
+    d:style("default", { font = font_path("ct-colr0.ttf"), size = "14pt" })
+    for i = 1, 5 do d:page():frame {}:text("ABBA " .. ("D"):rep(i)) end
+    local ok, err, _, c, report = d:write(out)
+    assert(ok, err)
+    eq(report.pages, 5); eq(c:page_count(), 5)
+    if have_pdftotext() then
+      local text = pdftext(out)
+      assert(text:find("ABBA D\n", 1, true) and text:find("ABBA DDDDD", 1, true), text)
+    end
+    checkerr("page 1 was written as a stream", c.rasterize, c)
+    checkerr("written as a stream", c.write, c, tmpname(".png"))
+    -- page 2 cannot be set: the error is raised and nothing is left behind
+    local bad = tmpname(".pdf")
+    local d2 = ct.document { size = "60mm x 30mm", margin = "3mm" }
+    d2:style("default", { font = font_path("ct-colr0.ttf"), size = "14pt" })
+    d2:page():frame {}:text("AB")
+    d2:page():frame { height = "1pt", overflow = "continue" }:text("ABBA")
+    checkerr("does not fit an empty frame", d2.write, d2, bad)
+    collectgarbage()
+    local h = io.open(bad, "rb")
+    if h then h:close() end
+    eq(h, nil)
+    local p = io.popen(("ls '%s'.tmp-* 2>/dev/null"):format(bad))
+    local listing = p:read("a")
+    p:close()
+    eq(listing, "", "a temporary file was left")
+  end },
+  { "canvas streams: pages out as they are done; write and stdout refused meanwhile", function()
+    local f = assert(ct.open_font(font_path("ct-colr0.ttf")))
+    local out = tmpname(".pdf")
+    local c = ct.canvas { width = 100, height = 50 }
+    c:text { "AB", font = f, size = 20, x = 5, y = 30 }
+    c:stream(out, { title = "s" })
+    checkerr("being written to", c.write, c, tmpname(".pdf"))
+    c:new_page()
+    c:text { "CD", font = f, size = 20, x = 5, y = 30 }
+    assert(c:finish())
+    eq(c:page_count(), 2)
+    local h0 = assert(io.open(out, "rb")); assert(#h0:read("a") > 500); h0:close()
+    checkerr("not written as a stream", c.finish, c)
+    local c2 = ct.canvas { width = 10, height = 10 }
+    checkerr("a PDF stream needs a file", c2.stream, c2, "-")
+    local gone = tmpname(".pdf")
+    local c3 = ct.canvas { width = 10, height = 10 }
+    c3:stream(gone)
+    c3:close()
+    local h = io.open(gone, "rb")
+    if h then h:close() end
+    eq(h, nil)
+  end },
 }
