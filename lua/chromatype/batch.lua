@@ -296,7 +296,10 @@ function M.render_record(template, record, index, out, opts)
     local ok, err = doc:write(out, { seed = opts.seed, dpi = opts.dpi })
     if not ok then error(err, 0) end
   else
-    local env = setmetatable({ record = record, output = out, index = index }, { __index = _G })
+    -- a Lua template runs with the script's globals, or the sandbox's under --sandbox
+    local sb = package.loaded["chromatype.sandbox"]
+    local base = (sb and sb.enabled) and sb.env() or _G
+    local env = setmetatable({ record = record, output = out, index = index }, { __index = base })
     local chunk = template.chunk
     local fn = load(chunk, "@" .. template.name, "t", env)
     fn(record, out, index)

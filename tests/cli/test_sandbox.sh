@@ -65,6 +65,12 @@ expect 1 "sandbox: filter '$T/evil-outside.lua' refused" "$CT" --sandbox doc.xml
 expect 0 "" "$CT" --sandbox doc.xml -o "$T/doc-out.pdf" -f shadow:offset=1pt
 [ -s "$T/doc-out.pdf" ] && ok || bad "the document's own -o was not written"
 
+# a batch's Lua template runs in the sandbox too
+printf 'local h = io.open("/etc/hostname")\n' > tmpl.lua
+printf 'id\n1\n' > one.csv
+expect 3 "record 1 (one.csv:2): tmpl.lua:1: attempt to index a nil value (global 'io')" \
+  "$CT" batch tmpl.lua --data one.csv -o 'b/{id}.png' --sandbox -q
+
 # limits: each named in one line; no output left behind
 printf 'local t = {}\nfor i = 1, 1e9 do t[i] = ("x"):rep(64) .. i end\n' > mem.lua
 expect 1 "mem.lua: Lua memory limit of 16 MiB reached (--max-memory)" "$CT" --max-memory 16M mem.lua
