@@ -39,8 +39,25 @@ static const char *progname = "chromatype";
 static jmp_buf cli_jmp;
 static int cli_parse_only;
 #define PARSE_ONLY cli_parse_only
+/* what the option parsers allocate (the program frees it by exiting), freed by the fuzzer
+   after each input: die() may leave through longjmp at any point */
+#define CLI_TRACK_MAX 256
+static void *cli_tracked[CLI_TRACK_MAX];
+static int cli_ntracked;
+static void cli_track(void *old, void *p) {
+  int i;
+  for (i = 0; old && i < cli_ntracked; i++) {
+    if (cli_tracked[i] == old) { cli_tracked[i] = p; return; }
+  }
+  if (p && cli_ntracked < CLI_TRACK_MAX) cli_tracked[cli_ntracked++] = p;
+}
+static void cli_free_tracked(void) {
+  while (cli_ntracked > 0) free(cli_tracked[--cli_ntracked]);
+}
+#define TRACK(old, p) cli_track((old), (p))
 #else
 #define PARSE_ONLY 0
+#define TRACK(old, p) ((void)0)
 #endif
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -212,7 +229,12 @@ static ct_palette_override_t *parse_custom_palette(const char *s, unsigned *coun
     idx = strtoul(item, &stop, 10);
     if (errno || stop == item || *stop || idx > 65534)
       die(EXIT_USAGE, "bad palette index '%s' in --custom-palette (want 0..65534)", item);
-    if (!(ov = realloc(ov, (n + 1) * sizeof *ov))) die(1, "out of memory");
+    {
+      ct_palette_override_t *grown = realloc(ov, (n + 1) * sizeof *ov);
+      if (!grown) die(1, "out of memory");
+      TRACK(ov, grown);
+      ov = grown;
+    }
     ov[n].index = (unsigned)idx;
     ov[n].color = parse_color("--custom-palette", eq + 1);
     n++;
@@ -228,6 +250,7 @@ static char *parse_unicodes(const char *s) {
   char *out = malloc(cap);
   const char *p = s;
   if (!out) die(1, "out of memory");
+  TRACK(NULL, out);
   while (*p) {
     char *end;
     unsigned long cp;
@@ -419,10 +442,7 @@ static int cmd_view(int argc, char **argv) {
   style.shape.script = script;
   style.shape.language = language;
   wo.format = ofmt;
-  if (PARSE_ONLY) {
-    free(overrides);
-    return 0;
-  }
+  if (PARSE_ONLY) return 0;
 
   font = open_font(font_path, face_index);
   if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) die(1, "%s", err.message);

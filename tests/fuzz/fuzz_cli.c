@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(&run_opts, 0, sizeof run_opts);
   cli_parse_only = 1;
   if (setjmp(cli_jmp) == 0) (void)ct_cli_main(argc, argv);
+  cli_free_tracked();
   fflush(stdout);
   free(copy);
   return 0;
