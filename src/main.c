@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,20 +45,20 @@ static int cli_parse_only;
 #define CLI_TRACK_MAX 256
 static void *cli_tracked[CLI_TRACK_MAX];
 static int cli_ntracked;
-static void cli_track(void *old, void *p) {
+static void cli_track(uintptr_t old, void *p) {
   int i;
   for (i = 0; old && i < cli_ntracked; i++) {
-    if (cli_tracked[i] == old) { cli_tracked[i] = p; return; }
+    if ((uintptr_t)cli_tracked[i] == old) { cli_tracked[i] = p; return; }
   }
   if (p && cli_ntracked < CLI_TRACK_MAX) cli_tracked[cli_ntracked++] = p;
 }
 static void cli_free_tracked(void) {
   while (cli_ntracked > 0) free(cli_tracked[--cli_ntracked]);
 }
-#define TRACK(old, p) cli_track((old), (p))
+#define TRACK(old, p) cli_track((uintptr_t)(old), (p))
 #else
 #define PARSE_ONLY 0
-#define TRACK(old, p) ((void)0)
+#define TRACK(old, p) ((void)(old), (void)(p))
 #endif
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -230,9 +231,10 @@ static ct_palette_override_t *parse_custom_palette(const char *s, unsigned *coun
     if (errno || stop == item || *stop || idx > 65534)
       die(EXIT_USAGE, "bad palette index '%s' in --custom-palette (want 0..65534)", item);
     {
+      uintptr_t was = (uintptr_t)ov;    /* (its value only, for the fuzzer's bookkeeping) */
       ct_palette_override_t *grown = realloc(ov, (n + 1) * sizeof *ov);
       if (!grown) die(1, "out of memory");
-      TRACK(ov, grown);
+      TRACK(was, grown);
       ov = grown;
     }
     ov[n].index = (unsigned)idx;
@@ -397,6 +399,7 @@ static int cmd_view(int argc, char **argv) {
     } else if (opt_is(&o, a, "--margin", 1)) {
       parse_margin(o.value, margin);
     } else if (opt_is(&o, a, "--unicodes", 1) || opt_is(&o, a, "-u", 1)) {
+      TRACK(unicodes, NULL);
       free(unicodes);
       unicodes = parse_unicodes(o.value);
     } else if (opt_is(&o, a, "--text", 1)) {
@@ -666,6 +669,7 @@ static int cmd_paint(int argc, char **argv) {
       fputs(usage_paint, stdout);
       return 0;
     } else if (opt_is(&o, a, "--unicodes", 1) || opt_is(&o, a, "-u", 1)) {
+      TRACK(unicodes, NULL);
       free(unicodes);
       unicodes = parse_unicodes(o.value);
     } else if (opt_is(&o, a, "--format", 1)) {
