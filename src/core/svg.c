@@ -223,8 +223,9 @@ static int safe_href(const xmlChar *v, int image) {
          strncmp(s, "data:image/jpg", 14) == 0;
 }
 
-/* CSS: every url() that is not a local #fragment becomes "none"; @import rules go. */
-static char *scrub_css(const char *css, int *changed) {
+/* CSS: every url() that is not a local #fragment becomes "none"; @import rules go.  One
+   pass (scrub_css below repeats it: a removal can join "@impor" and "t" into a new rule). */
+static char *scrub_css_once(const char *css, int *changed) {
   size_t n = strlen(css), i = 0, o = 0;
   char *out = malloc(n * 2 + 8);
   if (!out) return NULL;
@@ -256,6 +257,22 @@ static char *scrub_css(const char *css, int *changed) {
   }
   out[o] = '\0';
   return out;
+}
+
+/* scrub_css_once until nothing changes: the result holds no @import and no outside url().
+   (Each pass that changes something either shortens the text or turns a url() into
+   "none", so it ends; past 64 passes the text is dropped.) */
+static char *scrub_css(const char *css, int *changed) {
+  int pass, again = 0;
+  char *cur = scrub_css_once(css, changed);
+  for (pass = 0; cur && *changed && pass < 64; pass++) {
+    char *next = scrub_css_once(cur, &again);
+    free(cur);
+    cur = next;
+    if (!again) return cur;
+  }
+  if (cur && *changed && again) cur[0] = '\0';   /* still changing: nothing of it is kept */
+  return cur;
 }
 
 typedef struct {
