@@ -21,12 +21,6 @@ local light = o:color("light", "#fca311")
 local contrast = o:bool("contrast", false)
 o:check()
 
-local function lin(v) return v <= 0.04045 and v / 12.92 or ((v + 0.055) / 1.055) ^ 2.4 end
-local function unlin(v) return v <= 0.0031308 and v * 12.92 or 1.055 * v ^ (1 / 2.4) - 0.055 end
-local function lightness(hex)
-  local r, g, b = tonumber(hex:sub(2, 3), 16) / 255, tonumber(hex:sub(4, 5), 16) / 255, tonumber(hex:sub(6, 7), 16) / 255
-  return unlin(0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b))
-end
 
 local palettes = setmetatable({}, { __mode = "k" })
 local function entry(font, pal, overrides, i)
@@ -66,7 +60,7 @@ local function blend_map(p)
     backdrop = gray }
   local toned = { kind = "composite", mode = "screen", source = { kind = "solid", color = { rgba = dark } },
     backdrop = tinted }
-  return { kind = "composite", mode = "src_in", source = toned, backdrop = p }
+  return filter.inside(p, toned)
 end
 
 local function replace_blobs(t)
@@ -88,7 +82,7 @@ return {
       walk(layer.paint, function(holder, k)
         local c = holder[k]
         local hex = layer.color and P.color(layer.color) or resolve(c, font, g, layer)
-        local l = lightness(hex)
+        local l = P.lightness(hex)
         lo, hi = math.min(lo, l), math.max(hi, l)
         found[#found + 1] = { holder = holder, key = k, hex = hex, l = l, alpha = c.alpha }
       end)

@@ -78,7 +78,7 @@ local function replace(t, ctx, layer)
   elseif t.kind == "linear" or t.kind == "radial" or t.kind == "sweep" then
     return gradient_paint(ctx, layer, 1)
   elseif t.kind == "svg" or t.kind == "bitmap" then
-    return { kind = "composite", mode = "src_in", source = gradient_paint(ctx, layer, 1), backdrop = t }
+    return filter.inside(t, gradient_paint(ctx, layer, 1))
   end
   local c = {}
   for k, v in pairs(t) do c[k] = v end
@@ -108,7 +108,7 @@ return {
       end
       local blended = { kind = "composite", mode = BLEND_MODE[blend] or blend,
         source = gradient_paint(ctx, layer, 1), backdrop = p }
-      layer.paint = { kind = "composite", mode = "src_in", source = blended, backdrop = p }
+      layer.paint = filter.inside(p, blended)
     end
   end,
 }

@@ -35,14 +35,7 @@ return {
     local off = layer.offset or { 0, 0 }
     layer.offset = { off[1] + r * math.cos(a), off[2] + r * math.sin(a) }
     if angle > 0 then
-      local deg = rng:uniform(-angle, angle)
-      local t = math.rad(deg)
-      local c, s = math.cos(t), math.sin(t)
-      -- about the glyph's centre, in the layer font's units (y up)
-      local upem = layer.font:info().units_per_em
-      local cx, cy = (ctx.glyph.advance or 0) / size * upem / 2, upem * 0.35
-      layer.paint = { kind = "transform", child = layer.paint,
-        matrix = { c, -s, s, c, cx - (c * cx + s * cy), cy - (-s * cx + c * cy) } }
+      layer.paint = filter.turned(layer.paint, layer.font, ctx.glyph.advance, size, rng:uniform(-angle, angle))
     end
   end,
 }

@@ -46,8 +46,7 @@ return {
     local c = shuffled[((layer.index or 1) - 1) % #shuffled + 1]
     layer.color = c
     if layer.paint.kind == "svg" or layer.paint.kind == "bitmap" then
-      layer.paint = { kind = "composite", mode = "src_in", source = { kind = "solid", color = { rgba = c } },
-        backdrop = layer.paint }
+      layer.paint = filter.inside(layer.paint, { kind = "solid", color = { rgba = c } })
     end
   end,
 }

@@ -29,7 +29,7 @@ o:check()
 -- masked by a solid instead
 local function silhouette(p, c)
   if p.kind == "svg" or p.kind == "bitmap" then
-    return { kind = "composite", mode = "src_in", source = { kind = "solid", color = { rgba = c } }, backdrop = p }
+    return filter.inside(p, { kind = "solid", color = { rgba = c } })
   end
   return p
 end

@@ -717,9 +717,6 @@ static int cmd_paint(int argc, char **argv) {
 
 /* ---- scripts ---------------------------------------------------------- */
 
-/* package.preload gets chromatype.core and the embedded Lua modules. [-0, +0] */
-static void preload_library(lua_State *L) { ct_preload_library(L); }
-
 /* ---- options every run takes: filters, the seed, --watch ------------------ */
 
 #define MAX_FILTERS 64
@@ -767,7 +764,7 @@ static lua_State *new_state(void) {
   }
   if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
   luaL_openlibs(L);
-  preload_library(L);
+  ct_preload_library(L);
   return L;
 }
 
@@ -1208,7 +1205,8 @@ static double now_seconds(void) {
 }
 
 typedef struct {
-  long total, done, failed, skipped, workers_started, totals, jobs;
+  long total, done, failed, skipped, totals, jobs;
+  int fatal;                /* a worker could not run the batch at all */
   int tty, quiet;
   double t0, last_draw;
   long next_plain;          /* the count at which a plain progress line is due */
@@ -1286,8 +1284,7 @@ static void batch_event(batch_state_t *s, char *line, const batch_opts_t *bo) {
   } else if (strcmp(f[0], "fatal") == 0 && f[1]) {
     batch_clear_line(s);
     fprintf(stderr, "%s: %s\n", progname, f[1]);
-    s->failed = s->failed > 0 ? s->failed : 0;
-    s->workers_started = -1;   /* marks a fatal error */
+    s->fatal = 1;
     return;
   }
   batch_progress(s, 0);
@@ -1296,7 +1293,7 @@ static void batch_event(batch_state_t *s, char *line, const batch_opts_t *bo) {
 static int cmd_batch(int argc, char **argv) {
   batch_opts_t bo;
   batch_state_t *s;
-  int i, fatal = 0, crashed = 0;
+  int i, crashed = 0;
   pid_t pids[MAX_JOBS];
   int fds[MAX_JOBS];
   static struct { char data[16384]; size_t len; } bufs[MAX_JOBS];
@@ -1413,7 +1410,6 @@ static int cmd_batch(int argc, char **argv) {
       while ((nl = strchr(start, '\n'))) {
         *nl = '\0';
         batch_event(s, start, &bo);
-        if (s->workers_started < 0) fatal = 1;
         start = nl + 1;
       }
       bufs[w].len -= (size_t)(start - bufs[w].data);
@@ -1422,7 +1418,7 @@ static int cmd_batch(int argc, char **argv) {
   }
   for (w = 0; w < bo.jobs; w++) {
     int st = 0;
-    if (waitpid(pids[w], &st, 0) > 0 && (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && !fatal))) crashed = 1;
+    if (waitpid(pids[w], &st, 0) > 0 && (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && !s->fatal))) crashed = 1;
   }
   batch_progress(s, 1);
   batch_clear_line(s);
@@ -1430,13 +1426,13 @@ static int cmd_batch(int argc, char **argv) {
     double el = now_seconds() - s->t0;
     long n = s->done + s->failed + s->skipped;
     if (s->warn_more) fprintf(stderr, "%s: %ld more different warnings not shown\n", progname, s->warn_more);
-    if (!fatal)
+    if (!s->fatal)
       fprintf(stderr, "%s: batch: %ld done, %ld failed, %ld skipped of %ld in %.1f s (%.1f records/s, %ld worker%s%s)\n",
               progname, s->done, s->failed, s->skipped, s->total, el, el > 0 ? (double)n / el : 0.0, bo.jobs,
               bo.jobs == 1 ? "" : "s", bo.n > 1 ? ", one shard" : "");
-    if (crashed && !fatal) fprintf(stderr, "%s: batch: a worker stopped unexpectedly\n", progname);
+    if (crashed && !s->fatal) fprintf(stderr, "%s: batch: a worker stopped unexpectedly\n", progname);
   }
-  i = fatal ? 1 : (s->failed > 0 || crashed || s->done + s->skipped + s->failed < s->total) ? EXIT_SOME_FAILED : 0;
+  i = s->fatal ? 1 : (s->failed > 0 || crashed || s->done + s->skipped + s->failed < s->total) ? EXIT_SOME_FAILED : 0;
   free(s);
   return i;
 }

@@ -761,13 +761,13 @@ local function layer_paint(layer, size)
   return p
 end
 
--- A glyph's transform (rotate, scale) around its center, as a paint wrapper.
-local function glyph_transform(g, p, font)
-  if not g.rotate and not g.scale then return p end
+--- A paint turned by `degrees` (clockwise on the page) and scaled by `scale` about the
+--- centre of a glyph `advance` points wide at `size` points, in `font`'s units.
+function M.turned(p, font, advance, size, degrees, scale)
   local u = upem(font)
-  local cx, cy = (g.advance or 0) / g.size * u / 2, u * 0.35
-  local a = math.rad(g.rotate or 0)
-  local s = g.scale or 1
+  local cx, cy = (advance or 0) / size * u / 2, u * 0.35
+  local a = math.rad(degrees or 0)
+  local s = scale or 1
   local ca, sa = math.cos(a) * s, math.sin(a) * s
   -- translate(c) * rotate/scale * translate(-c); y up in font units: a clockwise rotation on
   -- the page is negative here
@@ -775,8 +775,18 @@ local function glyph_transform(g, p, font)
   return { kind = "transform", matrix = m, child = p }
 end
 
--- Draws a glyph's layers: those of stack pass `stacked_pass` (a stack layer index), or of
--- depth `z` (layers with a `z` other than 0 are drawn in the frame's z passes), or the rest.
+--- `source` painted inside the shape of `p` (its alpha): how a color, a gradient or a blend
+--- reaches SVG and bitmap glyphs, whose colors are not in the tree.
+function M.inside(p, source)
+  return { kind = "composite", mode = "src_in", source = source, backdrop = p }
+end
+
+-- A glyph's transform (rotate, scale) around its center, as a paint wrapper.
+local function glyph_transform(g, p, font)
+  if not g.rotate and not g.scale then return p end
+  return M.turned(p, font, g.advance, g.size, g.rotate, g.scale)
+end
+
 local function draw_glyph_layers(canvas, g, layers, stacked_pass, z)
   local groups = {}
   z = z or 0

@@ -204,8 +204,7 @@ function M.duotone(font, dark, light, which)
   local colors = M.colors(font, which or 0)
   local ls, lo, hi = {}, math.huge, -math.huge
   for i, c in ipairs(colors) do
-    local r, g, b = rgba(c)
-    local l = unlin(0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b))   -- lightness, 0..1
+    local l = M.lightness(c)
     ls[i] = l
     lo, hi = math.min(lo, l), math.max(hi, l)
   end
@@ -217,6 +216,12 @@ function M.duotone(font, dark, light, which)
     out[i - 1] = to_hex(mr, mg, mb, a)
   end
   return out
+end
+
+--- The lightness of a color, 0 black .. 1 white: its relative luminance brought back to the
+--- sRGB curve, so that equal steps look equal (what a duotone spreads colors by).
+function M.lightness(c)
+  return unlin(M.luminance(c))
 end
 
 --- The relative luminance of a color (0 black .. 1 white).

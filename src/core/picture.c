@@ -7,7 +7,7 @@
  * recording surface into a PDF once, as a form XObject, and each further use is a few
  * dozen bytes ("q ... cm /x12 Do Q").  Keys are the paint tree (trees are shared per face
  * and glyph) and the palette's colors (compared in full on a hash match).  Raster output
- * does not use it: replaying a recording costs what drawing does.
+ * uses sprites instead (below): replaying a recording costs what drawing does.
  */
 #include "picture.h"
 
@@ -15,21 +15,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- one table for both caches -------------------------------------------------
+ *
+ * An entry is keyed by a font's cached tree, the palette's colors (hashed once per
+ * resolved palette, compared in full on a match) and, for sprites, the scale and the
+ * quarter-pixel phase; it holds what was made for the key (a recording or an image, or
+ * NULL when the glyph is drawn directly, so it is looked at once).  Open addressing. */
+
 typedef struct {
   const ct_paint_t            *paint;
   const ct_font_t             *font;
   uint64_t                     pal_hash;
   const ct_resolved_palette_t *pal;       /* kept alive by `palref` */
   ct_palette_ref_t            *palref;
-  cairo_surface_t             *rec;       /* NULL: drawn directly (not recordable) */
+  double                       scale;     /* sprites: device pixels per font unit */
+  int                          qx, qy;    /* sprites: subpixel phase, quarters */
+  cairo_surface_t             *surface;   /* NULL: drawn directly */
+  int                          ox, oy;    /* sprites: offset from the pixel of the origin */
   int                          used;
 } entry_t;
 
-struct ct_picture_cache {
+typedef struct {
   entry_t *slots;
   unsigned cap, count;
-  cairo_t *scratch;          /* for measuring trees, identity matrix */
-};
+  size_t   bytes;              /* sprites: the images' pixels */
+  cairo_t *scratch;            /* for measuring trees */
+} table_t;
+
+struct ct_picture_cache { table_t t; };
+struct ct_sprite_cache { table_t t; };
 
 static uint64_t mix64(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
@@ -63,46 +77,119 @@ static int same_palette(const ct_resolved_palette_t *a, const ct_resolved_palett
                     && memcmp(a->colors, b->colors, a->count * sizeof *a->colors) == 0);
 }
 
-static uint64_t slot_hash(const ct_paint_t *paint, const ct_font_t *font, uint64_t ph) {
-  return mix64(mix64(ph, (uint64_t)(uintptr_t)paint), (uint64_t)(uintptr_t)font);
+static uint64_t key_hash(const entry_t *k) {
+  uint64_t h = mix64(mix64(k->pal_hash, (uint64_t)(uintptr_t)k->paint), (uint64_t)(uintptr_t)k->font);
+  h = mix64(h, dbits(k->scale));
+  return mix64(h, (uint64_t)(k->qx * 4 + k->qy));
 }
 
-/* Whether cairo 1.16 writes a tree's recording faithfully into a PDF: it cuts repeating
-   and reflecting gradients short inside a form XObject, and draws sweeps (mesh patterns)
-   differently there, so trees with those are drawn directly.  With `raster`, whether a
-   sprite gives the very pixels of direct drawing: pixman's repeating and reflecting
-   gradients round differently at another offset; sweeps are fine. */
-static int recordable_for(const ct_paint_t *p, unsigned depth, int raster);
-static int recordable(const ct_paint_t *p, unsigned depth) { return recordable_for(p, depth, 0); }
+static int same_key(const entry_t *a, const entry_t *b) {
+  return a->paint == b->paint && a->font == b->font && a->scale == b->scale && a->qx == b->qx &&
+         a->qy == b->qy && a->pal_hash == b->pal_hash && same_palette(a->pal, b->pal);
+}
 
-static int recordable_for(const ct_paint_t *p, unsigned depth, int raster) {
+static void key_init(entry_t *k, const ct_font_t *font, const ct_paint_t *paint, ct_palette_ref_t *palref) {
+  if (!palref->hashed) {
+    palref->hash = palette_hash(&palref->pal);
+    palref->hashed = 1;
+  }
+  memset(k, 0, sizeof *k);
+  k->paint = paint;
+  k->font = font;
+  k->pal_hash = palref->hash;
+  k->pal = &palref->pal;
+  k->palref = palref;
+}
+
+static int table_init(table_t *t) {
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  memset(t, 0, sizeof *t);
+  t->scratch = cairo_create(s);
+  cairo_surface_destroy(s);
+  if (cairo_status(t->scratch) == CAIRO_STATUS_SUCCESS) return 1;
+  cairo_destroy(t->scratch);
+  return 0;
+}
+
+static void table_fini(table_t *t) {
+  unsigned i;
+  for (i = 0; i < t->cap; i++) {
+    if (t->slots[i].used) {
+      if (t->slots[i].surface) cairo_surface_destroy(t->slots[i].surface);
+      ct_palette_ref_release(t->slots[i].palref);
+    }
+  }
+  free(t->slots);
+  cairo_destroy(t->scratch);
+}
+
+static entry_t *table_find(const table_t *t, const entry_t *key) {
+  unsigned j;
+  if (!t->cap) return NULL;
+  for (j = (unsigned)(key_hash(key) & (t->cap - 1)); t->slots[j].used; j = (j + 1) & (t->cap - 1))
+    if (same_key(&t->slots[j], key)) return &t->slots[j];
+  return NULL;
+}
+
+/* Room for one more entry (the table doubles at three quarters full); 0 without memory. */
+static int table_reserve(table_t *t) {
+  unsigned ncap, i;
+  entry_t *ns;
+  if ((t->count + 1) * 4 <= t->cap * 3) return 1;
+  ncap = t->cap ? t->cap * 2 : 256;
+  if (!(ns = calloc(ncap, sizeof *ns))) return 0;
+  for (i = 0; i < t->cap; i++) {
+    unsigned j;
+    if (!t->slots[i].used) continue;
+    j = (unsigned)(key_hash(&t->slots[i]) & (ncap - 1));
+    while (ns[j].used) j = (j + 1) & (ncap - 1);
+    ns[j] = t->slots[i];
+  }
+  free(t->slots);
+  t->slots = ns;
+  t->cap = ncap;
+  return 1;
+}
+
+/* Adds `e` (after table_reserve), taking a reference to its palette. */
+static entry_t *table_add(table_t *t, const entry_t *e) {
+  unsigned j;
+  for (j = (unsigned)(key_hash(e) & (t->cap - 1)); t->slots[j].used; j = (j + 1) & (t->cap - 1)) {}
+  t->slots[j] = *e;
+  t->slots[j].palref = ct_palette_ref_retain(e->palref);
+  t->slots[j].used = 1;
+  t->count++;
+  return &t->slots[j];
+}
+
+/* Whether a tree's copy gives what drawing it does.  In a PDF (raster 0): cairo 1.16 cuts
+   repeating and reflecting gradients short inside a form XObject, and draws sweeps (mesh
+   patterns) differently there.  In a sprite (raster 1): pixman's repeating and reflecting
+   gradients round differently at another offset; sweeps are fine. */
+static int copyable(const ct_paint_t *p, unsigned depth, int raster) {
   unsigned i;
   if (!p || depth > CT_MAX_PAINT_DEPTH) return 0;
   switch (p->kind) {
   case CT_PAINT_LAYERS:
-    for (i = 0; i < p->u.layers.count; i++) if (!recordable_for(p->u.layers.children[i], depth + 1, raster)) return 0;
+    for (i = 0; i < p->u.layers.count; i++) if (!copyable(p->u.layers.children[i], depth + 1, raster)) return 0;
     return 1;
-  case CT_PAINT_GLYPH: return recordable_for(p->u.glyph.child, depth + 1, raster);
+  case CT_PAINT_GLYPH: return copyable(p->u.glyph.child, depth + 1, raster);
   case CT_PAINT_LINEAR: return p->u.linear.line.extend == CT_EXTEND_PAD;
   case CT_PAINT_RADIAL: return p->u.radial.line.extend == CT_EXTEND_PAD;
   case CT_PAINT_SWEEP: return raster && p->u.sweep.line.extend == CT_EXTEND_PAD;
-  case CT_PAINT_TRANSFORM: return recordable_for(p->u.transform.child, depth + 1, raster);
-  case CT_PAINT_CLIP: return recordable_for(p->u.clip.child, depth + 1, raster);
+  case CT_PAINT_TRANSFORM: return copyable(p->u.transform.child, depth + 1, raster);
+  case CT_PAINT_CLIP: return copyable(p->u.clip.child, depth + 1, raster);
   case CT_PAINT_COMPOSITE:
-    return recordable_for(p->u.composite.source, depth + 1, raster) && recordable_for(p->u.composite.backdrop, depth + 1, raster);
+    return copyable(p->u.composite.source, depth + 1, raster) && copyable(p->u.composite.backdrop, depth + 1, raster);
   default: return 1;
   }
 }
 
+/* ---- vector: recordings ------------------------------------------------------------ */
+
 ct_picture_cache_t *ct_picture_cache_create(void) {
-  ct_picture_cache_t *pc = calloc(1, sizeof *pc);
-  cairo_surface_t *s;
-  if (!pc) return NULL;
-  s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-  pc->scratch = cairo_create(s);
-  cairo_surface_destroy(s);
-  if (cairo_status(pc->scratch) != CAIRO_STATUS_SUCCESS) {
-    cairo_destroy(pc->scratch);
+  ct_picture_cache_t *pc = malloc(sizeof *pc);
+  if (pc && !table_init(&pc->t)) {
     free(pc);
     return NULL;
   }
@@ -110,96 +197,43 @@ ct_picture_cache_t *ct_picture_cache_create(void) {
 }
 
 void ct_picture_cache_destroy(ct_picture_cache_t *pc) {
-  unsigned i;
   if (!pc) return;
-  for (i = 0; i < pc->cap; i++) {
-    if (pc->slots[i].used) {
-      if (pc->slots[i].rec) cairo_surface_destroy(pc->slots[i].rec);
-      ct_palette_ref_release(pc->slots[i].palref);
-    }
-  }
-  free(pc->slots);
-  cairo_destroy(pc->scratch);
+  table_fini(&pc->t);
   free(pc);
-}
-
-static int grow(ct_picture_cache_t *pc) {
-  unsigned ncap = pc->cap ? pc->cap * 2 : 256, i;
-  entry_t *ns = calloc(ncap, sizeof *ns);
-  if (!ns) return 0;
-  for (i = 0; i < pc->cap; i++) {
-    entry_t *e = &pc->slots[i];
-    unsigned j;
-    if (!e->used) continue;
-    j = (unsigned)(slot_hash(e->paint, e->font, e->pal_hash) & (ncap - 1));
-    while (ns[j].used) j = (j + 1) & (ncap - 1);
-    ns[j] = *e;
-  }
-  free(pc->slots);
-  pc->slots = ns;
-  pc->cap = ncap;
-  return 1;
 }
 
 cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, const ct_paint_t *paint,
                                       ct_palette_ref_t *palref) {
-  const ct_resolved_palette_t *pal = &palref->pal;
-  uint64_t ph, h;
-  unsigned j;
-  entry_t *e;
-  cairo_t *cr;
+  entry_t key, *e;
   ct_draw_ctx_t ctx;
+  double b[4];
 
-  if (!palref->hashed) {
-    palref->hash = palette_hash(pal);
-    palref->hashed = 1;
-  }
-  ph = palref->hash;
-  h = slot_hash(paint, font, ph);
-  if (pc->cap) {
-    for (j = (unsigned)(h & (pc->cap - 1)); pc->slots[j].used; j = (j + 1) & (pc->cap - 1)) {
-      e = &pc->slots[j];
-      if (e->paint == paint && e->font == font && e->pal_hash == ph && same_palette(e->pal, pal)) return e->rec;
-    }
-  }
-  if ((pc->count + 1) * 4 > pc->cap * 3 && !grow(pc)) return NULL;
-
+  key_init(&key, font, paint, palref);
+  if ((e = table_find(&pc->t, &key))) return e->surface;
+  if (!table_reserve(&pc->t)) return NULL;
   /* record the glyph in font units, y up, as ct_page_replay would draw it, bounded by what
-     the tree can paint (cairo needs bounds to write repeating gradients whole); a tree that
-     cannot be recorded is noted too, so it is looked at once */
+     the tree can paint (cairo needs bounds to write repeating gradients whole) */
   memset(&ctx, 0, sizeof ctx);
   ctx.font = font;
-  ctx.palette = pal;
-  {
-    double b[4];
+  ctx.palette = &palref->pal;
+  cairo_identity_matrix(pc->t.scratch);
+  if (copyable(paint, 0, 0) && ct_render_bounds(pc->t.scratch, &ctx, paint, b)) {
     cairo_rectangle_t ext;
-    cairo_surface_t *rec = NULL;
-    if (recordable(paint, 0) && ct_render_bounds(pc->scratch, &ctx, paint, b)) {
-      ext.x = floor(b[0]) - 1;
-      ext.y = floor(b[1]) - 1;
-      ext.width = ceil(b[2]) + 1 - ext.x;
-      ext.height = ceil(b[3]) + 1 - ext.y;
-      rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
-      cr = cairo_create(rec);
-      ct_render_paint(cr, &ctx, paint);
-      if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(rec);
-        rec = NULL;
-      }
-      cairo_destroy(cr);
+    cairo_t *cr;
+    ext.x = floor(b[0]) - 1;
+    ext.y = floor(b[1]) - 1;
+    ext.width = ceil(b[2]) + 1 - ext.x;
+    ext.height = ceil(b[3]) + 1 - ext.y;
+    key.surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
+    cr = cairo_create(key.surface);
+    ct_render_paint(cr, &ctx, paint);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+      cairo_surface_destroy(key.surface);
+      key.surface = NULL;
     }
-    for (j = (unsigned)(h & (pc->cap - 1)); pc->slots[j].used; j = (j + 1) & (pc->cap - 1)) {}
-    e = &pc->slots[j];
-    e->paint = paint;
-    e->font = font;
-    e->pal_hash = ph;
-    e->pal = pal;
-    e->palref = ct_palette_ref_retain(palref);
-    e->rec = rec;
-    e->used = 1;
-    pc->count++;
+    cairo_destroy(cr);
   }
-  return e->rec;
+  return table_add(&pc->t, &key)->surface;
 }
 
 /* ---- raster: glyph sprites ------------------------------------------------------------
@@ -215,35 +249,9 @@ cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, c
 #define SPRITE_MAX_SIDE  512
 #define SPRITE_MAX_BYTES (32u << 20)   /* per font */
 
-typedef struct {
-  const ct_paint_t            *paint;
-  const ct_font_t             *font;
-  uint64_t                     pal_hash;
-  const ct_resolved_palette_t *pal;
-  ct_palette_ref_t            *palref;
-  double                       scale;    /* device pixels per font unit */
-  int                          qx, qy;   /* subpixel phase, quarters */
-  cairo_surface_t             *img;      /* NULL: drawn directly */
-  int                          ox, oy;   /* the sprite's offset from the pixel of the origin */
-  int                          used;
-} sprite_t;
-
-struct ct_sprite_cache {
-  sprite_t *slots;
-  unsigned  cap, count;
-  size_t    bytes;
-  cairo_t  *scratch;
-};
-
 ct_sprite_cache_t *ct_sprite_cache_create(void) {
-  ct_sprite_cache_t *sc = calloc(1, sizeof *sc);
-  cairo_surface_t *s;
-  if (!sc) return NULL;
-  s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-  sc->scratch = cairo_create(s);
-  cairo_surface_destroy(s);
-  if (cairo_status(sc->scratch) != CAIRO_STATUS_SUCCESS) {
-    cairo_destroy(sc->scratch);
+  ct_sprite_cache_t *sc = malloc(sizeof *sc);
+  if (sc && !table_init(&sc->t)) {
     free(sc);
     return NULL;
   }
@@ -251,56 +259,58 @@ ct_sprite_cache_t *ct_sprite_cache_create(void) {
 }
 
 void ct_sprite_cache_destroy(ct_sprite_cache_t *sc) {
-  unsigned i;
   if (!sc) return;
-  for (i = 0; i < sc->cap; i++) {
-    if (sc->slots[i].used) {
-      if (sc->slots[i].img) cairo_surface_destroy(sc->slots[i].img);
-      ct_palette_ref_release(sc->slots[i].palref);
-    }
-  }
-  free(sc->slots);
-  cairo_destroy(sc->scratch);
+  table_fini(&sc->t);
   free(sc);
 }
 
-static uint64_t sprite_hash(const sprite_t *k) {
-  uint64_t h = slot_hash(k->paint, k->font, k->pal_hash);
-  h = mix64(h, dbits(k->scale));
-  return mix64(h, (uint64_t)(k->qx * 4 + k->qy));
-}
-
-static int sprite_grow(ct_sprite_cache_t *sc) {
-  unsigned ncap = sc->cap ? sc->cap * 2 : 256, i;
-  sprite_t *ns = calloc(ncap, sizeof *ns);
-  if (!ns) return 0;
-  for (i = 0; i < sc->cap; i++) {
-    unsigned j;
-    if (!sc->slots[i].used) continue;
-    j = (unsigned)(sprite_hash(&sc->slots[i]) & (ncap - 1));
-    while (ns[j].used) j = (j + 1) & (ncap - 1);
-    ns[j] = sc->slots[i];
+/* Renders a sprite for `key` (phase and scale set) into key->surface, or leaves it NULL. */
+static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_ref_t *palref) {
+  ct_draw_ctx_t ctx;
+  double b[4], fx = key->qx / 4.0, fy = key->qy / 4.0;
+  int w, h;
+  size_t bytes;
+  cairo_t *cr;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.font = font;
+  ctx.palette = &palref->pal;
+  cairo_identity_matrix(t->scratch);
+  cairo_translate(t->scratch, fx, fy);
+  cairo_scale(t->scratch, key->scale, -key->scale);
+  if (!copyable(key->paint, 0, 1) || !ct_render_bounds(t->scratch, &ctx, key->paint, b) ||
+      b[2] - b[0] >= SPRITE_MAX_SIDE || b[3] - b[1] >= SPRITE_MAX_SIDE)
+    return;
+  key->ox = (int)floor(b[0]) - 1;
+  key->oy = (int)floor(b[1]) - 1;
+  w = (int)ceil(b[2]) + 1 - key->ox;
+  h = (int)ceil(b[3]) + 1 - key->oy;
+  bytes = (size_t)w * (size_t)h * 4;
+  if (t->bytes + bytes > SPRITE_MAX_BYTES) return;
+  key->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create(key->surface);
+  cairo_translate(cr, fx - key->ox, fy - key->oy);
+  cairo_scale(cr, key->scale, -key->scale);
+  ct_render_paint(cr, &ctx, key->paint);
+  if (cairo_status(cr) == CAIRO_STATUS_SUCCESS) {
+    t->bytes += bytes;
+  } else {
+    cairo_surface_destroy(key->surface);
+    key->surface = NULL;
   }
-  free(sc->slots);
-  sc->slots = ns;
-  sc->cap = ncap;
-  return 1;
+  cairo_destroy(cr);
 }
 
 int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
                    ct_palette_ref_t *palref, double x, double y, double units) {
   cairo_matrix_t m;
-  double dx = x, dy = y, scale, fx, fy;
-  sprite_t key, *e = NULL;
-  uint64_t h;
-  unsigned j;
+  double dx = x, dy = y, fx, fy;
+  entry_t key, *e;
   long ix, iy;
 
   cairo_get_matrix(cr, &m);
   if (m.xy != 0 || m.yx != 0 || m.xx <= 0 || m.xx != m.yy) return 0;   /* scaled only */
   cairo_user_to_device(cr, &dx, &dy);
   if (!isfinite(dx) || !isfinite(dy) || fabs(dx) > 1e9 || fabs(dy) > 1e9) return 0;
-  scale = m.xx * units;
   ix = (long)floor(dx);
   iy = (long)floor(dy);
   fx = floor((dx - (double)ix) * 4 + 0.5);
@@ -308,70 +318,19 @@ int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct
   if (fx >= 4) { ix++; fx = 0; }
   if (fy >= 4) { iy++; fy = 0; }
 
-  if (!palref->hashed) {
-    palref->hash = palette_hash(&palref->pal);
-    palref->hashed = 1;
-  }
-  memset(&key, 0, sizeof key);
-  key.paint = paint;
-  key.font = font;
-  key.pal_hash = palref->hash;
-  key.pal = &palref->pal;
-  key.scale = scale;
+  key_init(&key, font, paint, palref);
+  key.scale = m.xx * units;
   key.qx = (int)fx;
   key.qy = (int)fy;
-  h = sprite_hash(&key);
-  if (sc->cap) {
-    for (j = (unsigned)(h & (sc->cap - 1)); sc->slots[j].used; j = (j + 1) & (sc->cap - 1)) {
-      sprite_t *s = &sc->slots[j];
-      if (s->paint == paint && s->font == font && s->scale == scale && s->qx == key.qx && s->qy == key.qy &&
-          s->pal_hash == key.pal_hash && same_palette(s->pal, key.pal)) { e = s; break; }
-    }
+  if (!(e = table_find(&sc->t, &key))) {
+    if (!table_reserve(&sc->t)) return 0;
+    make_sprite(&sc->t, &key, font, palref);
+    e = table_add(&sc->t, &key);
   }
-  if (!e) {
-    ct_draw_ctx_t ctx;
-    double b[4];
-    if ((sc->count + 1) * 4 > sc->cap * 3 && !sprite_grow(sc)) return 0;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.font = font;
-    ctx.palette = &palref->pal;
-    cairo_identity_matrix(sc->scratch);
-    cairo_translate(sc->scratch, fx / 4, fy / 4);
-    cairo_scale(sc->scratch, scale, -scale);
-    if (recordable_for(paint, 0, 1) && ct_render_bounds(sc->scratch, &ctx, paint, b) &&
-        b[2] - b[0] < SPRITE_MAX_SIDE &&
-        b[3] - b[1] < SPRITE_MAX_SIDE) {
-      int ox = (int)floor(b[0]) - 1, oy = (int)floor(b[1]) - 1;
-      int w = (int)ceil(b[2]) + 1 - ox, hgt = (int)ceil(b[3]) + 1 - oy;
-      size_t bytes = (size_t)w * (size_t)hgt * 4;
-      if (sc->bytes + bytes <= SPRITE_MAX_BYTES) {
-        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, hgt);
-        cairo_t *c2 = cairo_create(img);
-        cairo_translate(c2, fx / 4 - ox, fy / 4 - oy);
-        cairo_scale(c2, scale, -scale);
-        ct_render_paint(c2, &ctx, paint);
-        if (cairo_status(c2) == CAIRO_STATUS_SUCCESS) {
-          key.img = img;
-          key.ox = ox;
-          key.oy = oy;
-          sc->bytes += bytes;
-        } else {
-          cairo_surface_destroy(img);
-        }
-        cairo_destroy(c2);
-      }
-    }
-    for (j = (unsigned)(h & (sc->cap - 1)); sc->slots[j].used; j = (j + 1) & (sc->cap - 1)) {}
-    e = &sc->slots[j];
-    *e = key;
-    e->palref = ct_palette_ref_retain(palref);
-    e->used = 1;
-    sc->count++;
-  }
-  if (!e->img) return 0;
+  if (!e->surface) return 0;
   cairo_save(cr);
   cairo_identity_matrix(cr);
-  cairo_set_source_surface(cr, e->img, (double)(ix + e->ox), (double)(iy + e->oy));
+  cairo_set_source_surface(cr, e->surface, (double)(ix + e->ox), (double)(iy + e->oy));
   cairo_paint(cr);
   cairo_restore(cr);
   return 1;
