@@ -67,10 +67,14 @@ $(B)/lua/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(filter-out -llua5.4,$(PKG_LIBS)) $(LDLIBS)
 
-# test_limits compiles the canvas itself, with a small limit
-$(B)/tests/test_limits: tests/c/test_limits.c src/core/canvas.c $(filter-out $(B)/src/core/canvas.o,$(CORE_OBJ)) | $(B)/deps.stamp
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -Isrc/core -o $@ $< $(filter-out $(B)/src/core/canvas.o,$(CORE_OBJ)) $(PKG_LIBS) $(LDLIBS)
+# Tests that compile a core file themselves, with small limits: TEST,FILE
+define self_test
+$(B)/tests/$(1): tests/c/$(1).c src/core/$(2).c $(filter-out $(B)/src/core/$(2).o,$(CORE_OBJ)) | $(B)/deps.stamp
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) -Isrc -Isrc/core -o $$@ $$< $(filter-out $(B)/src/core/$(2).o,$(CORE_OBJ)) $$(PKG_LIBS) $$(LDLIBS)
+endef
+$(eval $(call self_test,test_limits,canvas))
+$(eval $(call self_test,test_woffcache,font))
 
 $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)

@@ -100,8 +100,12 @@ static ct_status_t check_sfnt(const unsigned char *d, size_t size, unsigned inde
    process-wide cache keyed by the compressed file's bytes lets the next open of the same
    file (the next document of a batch) skip the inflating.  Single-threaded, as the core is. */
 
+#ifndef WOFF_CACHE_ENTRIES
 #define WOFF_CACHE_ENTRIES 32
+#endif
+#ifndef WOFF_CACHE_BYTES
 #define WOFF_CACHE_BYTES   (96u << 20)
+#endif
 
 typedef struct {
   uint64_t       hash;       /* of the compressed bytes; 0: empty */
@@ -128,27 +132,27 @@ static size_t woff_cache_bytes(void) {
 }
 
 static void woff_cache_put(uint64_t hash, size_t in_size, const unsigned char *sfnt, size_t out_size) {
-  unsigned i, victim = 0;
+  unsigned i, empty, oldest;
   unsigned char *copy;
   if (out_size > WOFF_CACHE_BYTES / 4 || !(copy = malloc(out_size))) return;
   memcpy(copy, sfnt, out_size);
-  for (;;) {   /* evict least recently used entries until the new one fits */
-    unsigned long oldest = (unsigned long)-1;
-    int any = 0;
+  for (;;) {   /* evict least recently used entries until there is a slot and room */
+    unsigned long t = (unsigned long)-1;
+    empty = oldest = WOFF_CACHE_ENTRIES;
     for (i = 0; i < WOFF_CACHE_ENTRIES; i++) {
-      if (!woff_cache[i].hash) { victim = i; any = 2; break; }
-      if (woff_cache[i].used < oldest) { oldest = woff_cache[i].used; victim = i; any = 1; }
+      if (!woff_cache[i].hash) { if (empty == WOFF_CACHE_ENTRIES) empty = i; }
+      else if (woff_cache[i].used < t) { t = woff_cache[i].used; oldest = i; }
     }
-    if (any == 2 && woff_cache_bytes() + out_size <= WOFF_CACHE_BYTES) break;
-    if (!any) { free(copy); return; }
-    free(woff_cache[victim].sfnt);
-    memset(&woff_cache[victim], 0, sizeof woff_cache[victim]);
+    if (empty < WOFF_CACHE_ENTRIES && woff_cache_bytes() + out_size <= WOFF_CACHE_BYTES) break;
+    if (oldest == WOFF_CACHE_ENTRIES) { free(copy); return; }   /* (cannot happen: out_size fits) */
+    free(woff_cache[oldest].sfnt);
+    memset(&woff_cache[oldest], 0, sizeof woff_cache[oldest]);
   }
-  woff_cache[victim].hash = hash;
-  woff_cache[victim].in_size = in_size;
-  woff_cache[victim].sfnt = copy;
-  woff_cache[victim].out_size = out_size;
-  woff_cache[victim].used = ++woff_clock;
+  woff_cache[empty].hash = hash;
+  woff_cache[empty].in_size = in_size;
+  woff_cache[empty].sfnt = copy;
+  woff_cache[empty].out_size = out_size;
+  woff_cache[empty].used = ++woff_clock;
 }
 
 /* The plain sfnt of a WOFF or WOFF2 file (a malloc'ed copy), from the cache or inflated by
