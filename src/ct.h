@@ -453,6 +453,44 @@ typedef enum {
 ct_status_t ct_canvas_draw_image(ct_canvas_t *canvas, const char *path, double x, double y,
                                  double w, double h, ct_fit_t fit, ct_error_t *err);
 
+/* ---- spot inks (ink.c; docs/pdf.md) ------------------------------------------
+   An ink is printed from its own plate.  Its screen color says what it looks like; every
+   paint whose color equals it is written to PDF in the ink's Separation color space, a
+   lighter color of the same hue (or the ink's color with an alpha) as a tint of it. */
+#define CT_INK_NAME_MAX 63
+#define CT_MAX_INKS     32
+typedef struct {
+  char      name[CT_INK_NAME_MAX + 1];   /* UTF-8; not a process colorant's name */
+  ct_rgba_t color;        /* how the ink looks on paper, opaque */
+  int       has_cmyk;     /* the alternate space: DeviceCMYK `cmyk` (else DeviceRGB `color`) */
+  double    cmyk[4];      /* 0..1 */
+  int       overprint;    /* mixes with the inks under it instead of knocking them out */
+} ct_ink_t;
+
+/* Parses "NAME=COLOR[,overprint][,cmyk=C/M/Y/K]" (COLOR as ct_rgba_parse takes it, opaque;
+   C/M/Y/K in percent).  0 on success, else -1 with `why` filled. */
+int ct_ink_parse(const char *spec, ct_ink_t *ink, char *why, size_t whylen);
+/* Checks an ink made by hand (name, color, cmyk): 0 if usable, else -1 with `why`. */
+int ct_ink_check(const ct_ink_t *ink, char *why, size_t whylen);
+/* The ink that prints the opaque color (r, g, b): its index in `inks` and the tint (0..1]
+   in *tint, or -1 when no ink's tints give the color (within half a level in 255).  An
+   exact color wins over a tint of another ink. */
+int ct_ink_match(const ct_ink_t *inks, unsigned count, double r, double g, double b, double *tint);
+/* A color with an alpha below 1 whose hue is an ink's becomes the opaque tint it prints
+   as over paper; other colors are left as they are.  Returns 1 if `c` was changed. */
+int ct_ink_flatten(const ct_ink_t *inks, unsigned count, ct_rgba_t *c);
+
+/* The canvas's own inks (documents name them), written with every PDF of it.  An ink of
+   the same name replaces the earlier one.  CT_ERR_INVALID_ARG for a bad ink, CT_ERR_LIMIT
+   past CT_MAX_INKS. */
+ct_status_t     ct_canvas_add_ink(ct_canvas_t *canvas, const ct_ink_t *ink, ct_error_t *err);
+unsigned        ct_canvas_get_ink_count(const ct_canvas_t *canvas);
+const ct_ink_t *ct_canvas_get_ink(const ct_canvas_t *canvas, unsigned index);
+/* A rectangle in registration color (print marks): on every plate and every separation
+   (PDF: the /All separation), black in PNG and SVG. */
+ct_status_t ct_canvas_fill_registration(ct_canvas_t *canvas, double x, double y, double w,
+                                        double h, ct_error_t *err);
+
 typedef struct {
   ct_output_t format;      /* AUTO: from the path's extension, else PNG */
   double      dpi;         /* PNG: pixels per inch (default 72: 1 px per point) */
@@ -460,6 +498,12 @@ typedef struct {
   const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */
   int         no_text_layer;  /* PDF: leave out the copyable text layer (on by default) */
   int         cmyk;           /* PDF: convert to DeviceCMYK with Ghostscript (docs/pdf.md) */
+  const ct_ink_t *inks;       /* more spot inks, over the canvas's own (same name: these win) */
+  unsigned    ink_count;
+  int         inks_only;      /* a painted color that no ink prints is an error, not a warning */
+  int         overprint;      /* every ink overprints (PDF overprint), as riso and screen inks mix */
+  const char *plates;         /* a directory: one grayscale plate per ink (PDF, or PNG when the
+                                 output is PNG) and preview.png, the inks over each other */
 } ct_write_options_t;
 
 void ct_write_options_init(ct_write_options_t *opts);

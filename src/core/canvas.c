@@ -198,6 +198,29 @@ ct_status_t ct_canvas_fill_rect(ct_canvas_t *c, double x, double y, double w, do
   return CT_OK;
 }
 
+ct_status_t ct_canvas_fill_registration(ct_canvas_t *c, double x, double y, double w, double h,
+                                        ct_error_t *err) {
+  static const ct_rgba_t black = { 0, 0, 0, 1 };
+  ct_status_t st = ct_canvas_fill_rect(c, x, y, w, h, black, err);
+  if (st == CT_OK) c->pages[c->npages - 1].ops[c->pages[c->npages - 1].count - 1].u.rect.registration = 1;
+  return st;
+}
+
+ct_status_t ct_canvas_add_ink(ct_canvas_t *c, const ct_ink_t *ink, ct_error_t *err) {
+  char why[160];
+  unsigned i;
+  if (ct_ink_check(ink, why, sizeof why) != 0) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s", why);
+  for (i = 0; i < c->ninks && strcmp(c->inks[i].name, ink->name) != 0; i++) {}
+  if (i == CT_MAX_INKS) return ct_set_error(err, CT_ERR_LIMIT, "ink '%s': more than %d inks", ink->name, CT_MAX_INKS);
+  c->inks[i] = *ink;
+  if (i == c->ninks) c->ninks++;
+  return CT_OK;
+}
+
+unsigned ct_canvas_get_ink_count(const ct_canvas_t *c) { return c->ninks; }
+
+const ct_ink_t *ct_canvas_get_ink(const ct_canvas_t *c, unsigned i) { return i < c->ninks ? &c->inks[i] : NULL; }
+
 ct_status_t ct_canvas_fill_background(ct_canvas_t *c, ct_rgba_t color, ct_error_t *err) {
   return ct_canvas_fill_rect(c, 0, 0, c->width, c->height, color, err);
 }

@@ -51,7 +51,7 @@ void        ct_image_draw(cairo_t *cr, const ct_image_t *img, double x, double y
 typedef struct {
   ct_op_kind_t kind;
   union {
-    struct { double x, y, w, h; ct_rgba_t color; } rect;
+    struct { double x, y, w, h; ct_rgba_t color; int registration; } rect;   /* registration: print marks */
     struct {
       ct_font_t        *font;
       ct_palette_ref_t *palette;
@@ -99,6 +99,8 @@ struct ct_canvas {
   unsigned long     nglyphs;           /* drawn so far, against CT_MAX_GLYPHS */
   ct_image_t      **images;            /* every picture file drawn, each read once */
   unsigned          nimages, capimages;
+  ct_ink_t          inks[CT_MAX_INKS];  /* spot inks the canvas's PDFs are printed with */
+  unsigned          ninks;
 };
 
 struct ct_picture_cache;
