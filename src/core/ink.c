@@ -6,6 +6,7 @@
 */
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +18,21 @@
 
 static const char *const process_names[] = { "Cyan", "Magenta", "Yellow", "Black", "All", "None" };
 
-static int why(char *buf, size_t len, const char *fmt, const char *arg) {
-  if (buf && len) snprintf(buf, len, fmt, arg);
+static int why(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int why(char *buf, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (buf && len) vsnprintf(buf, len, fmt, ap);
+  va_end(ap);
   return -1;
 }
 
 int ct_ink_check(const ct_ink_t *ink, char *buf, size_t len) {
   size_t n = strnlen(ink->name, sizeof ink->name), i;
   const ct_rgba_t *c = &ink->color;
-  if (n == 0) return why(buf, len, "an ink needs a name%s", "");
-  if (n > CT_INK_NAME_MAX) return why(buf, len, "ink name too long (at most %s bytes)", "63");
+  if (n == 0) return why(buf, len, "an ink needs a name");
+  if (n > CT_INK_NAME_MAX) return why(buf, len, "ink name too long (at most %d bytes)", CT_INK_NAME_MAX);
   for (i = 0; i < n; i++)
     if ((unsigned char)ink->name[i] < 0x20 || ink->name[i] == 0x7f)
       return why(buf, len, "ink '%s': a name of printable characters, please", ink->name);
@@ -87,10 +93,7 @@ int ct_ink_parse(const char *spec, ct_ink_t *ink, char *buf, size_t len) {
         return why(buf, len, "ink '%s': cmyk=C/M/Y/K wants four percentages, e.g. cmyk=0/70/0/0", ink->name);
       ink->has_cmyk = 1;
     } else {
-      char name[CT_INK_NAME_MAX + 1];
-      memcpy(name, ink->name, sizeof name);
-      if (buf && len) snprintf(buf, len, "ink '%s': unknown option '%s' (expected overprint or cmyk=C/M/Y/K)", name, opt);
-      return -1;
+      return why(buf, len, "ink '%s': unknown option '%s' (expected overprint or cmyk=C/M/Y/K)", ink->name, opt);
     }
   }
   return ct_ink_check(ink, buf, len);
