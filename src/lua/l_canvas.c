@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cairo.h>
@@ -181,20 +182,207 @@ static int l_canvas_background(lua_State *L) {
 
 static const char *const rect_fields[] = { "x", "y", "w", "h", "color", NULL };
 
+/* rect{x =, y =, w =, h = [, color =]} -> c.  color = "registration" is the color of print
+   marks: on every plate (ct_canvas_fill_registration). */
 static int l_canvas_rect(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
   ct_rgba_t color = { 0, 0, 0, 1 };
   double x, y, w, h;
+  int registration;
   ct_error_t err;
+  ct_status_t st;
   luaL_checktype(L, 2, LUA_TTABLE);
   lct_checkoptions(L, 2, rect_fields, 0);
   x = lct_checknumfield(L, 2, "x");
   y = lct_checknumfield(L, 2, "y");
   w = lct_checknumfield(L, 2, "w");
   h = lct_checknumfield(L, 2, "h");
-  lct_optcolorfield(L, 2, "color", &color);
-  finish(L, box, ct_canvas_fill_rect(box->canvas, x, y, w, h, color, &err), &err);
+  lua_getfield(L, 2, "color");
+  registration = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "registration") == 0;
+  lua_pop(L, 1);
+  if (registration) {
+    st = ct_canvas_fill_registration(box->canvas, x, y, w, h, &err);
+  } else {
+    lct_optcolorfield(L, 2, "color", &color);
+    st = ct_canvas_fill_rect(box->canvas, x, y, w, h, color, &err);
+  }
+  finish(L, box, st, &err);
   lua_settop(L, 1);
+  return 1;
+}
+
+/* ---- spot inks ------------------------------------------------------------------------ */
+
+static const char *const ink_fields[] = { "name", "color", "overprint", "cmyk", NULL };
+
+/* "C/M/Y/K" in percent into v[4] (0..1); 0 on success, -1 if it is not four numbers. */
+static int cmykstring(const char *s, double v[4]) {
+  int i;
+  for (i = 0; i < 4; i++) {
+    char *end;
+    v[i] = strtod(s, &end) / 100;
+    if (end == s) return -1;
+    s = end;
+    if (i < 3 && *s++ != '/') return -1;
+  }
+  return *s ? -1 : 0;
+}
+
+/* The `cmyk` of an ink table (at the top): "C/M/Y/K" or {c, m, y, k}, in percent; the
+   core's check gives the range.  NULL on success, else the problem, pushed.  [-0, +(0|1)] */
+static const char *inkcmyk(lua_State *L, ct_ink_t *ink) {
+  int i;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    if (cmykstring(lua_tostring(L, -1), ink->cmyk) != 0)
+      return lua_pushfstring(L, "ink '%s': field 'cmyk': four percentages expected, e.g. \"0/70/0/0\", got '%s'",
+                             ink->name, lua_tostring(L, -1));
+  } else if (lua_istable(L, -1)) {
+    if (lct_badkey(L, -1, NULL, 4)) {
+      lua_pop(L, 1);
+      return lua_pushfstring(L, "ink '%s': field 'cmyk': {c, m, y, k} expected", ink->name);
+    }
+    for (i = 0; i < 4; i++) {
+      int isnum;
+      lua_rawgeti(L, -1, i + 1);
+      ink->cmyk[i] = lua_tonumberx(L, -1, &isnum) / 100;
+      lua_pop(L, 1);
+      if (!isnum)
+        return lua_pushfstring(L, "ink '%s': field 'cmyk': {c, m, y, k} expected (item %d is not a number)",
+                               ink->name, i + 1);
+    }
+  } else {
+    return lua_pushfstring(L, "ink '%s': field 'cmyk': expected string or table, got %s", ink->name,
+                           luaL_typename(L, -1));
+  }
+  ink->has_cmyk = 1;
+  return NULL;
+}
+
+/* The ink at `idx`: a spec "NAME=COLOR[,overprint][,cmyk=C/M/Y/K]" (ct_ink_parse) or a table
+   {name =, color =, overprint =, cmyk = "C/M/Y/K" | {c, m, y, k}}.  Returns NULL with *ink
+   filled and checked, else the problem, pushed, without raising (callers say where the ink
+   was).  [-0, +(0|1)] */
+static const char *toink(lua_State *L, int idx, ct_ink_t *ink) {
+  char why[256];
+  const char *s, *bad;
+  size_t len;
+  int t;
+  idx = lua_absindex(L, idx);
+  memset(ink, 0, sizeof *ink);
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    s = lua_tolstring(L, idx, &len);
+    if (strlen(s) != len) return lua_pushliteral(L, "an ink spec with a zero byte");
+    if (ct_ink_parse(s, ink, why, sizeof why) != 0) return lua_pushstring(L, why);
+    return NULL;
+  }
+  if (!lua_istable(L, idx))
+    return lua_pushfstring(L, "expected an ink (\"NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]\" or "
+                           "{name =, color =, ...}), got %s", luaL_typename(L, idx));
+  if ((bad = lct_badkey(L, idx, ink_fields, 0))) return bad;
+  if (lua_getfield(L, idx, "name") != LUA_TSTRING) {
+    bad = lua_pushfstring(L, "field 'name': expected string, got %s", luaL_typename(L, -1));
+    lua_remove(L, -2);
+    return bad;
+  }
+  s = lua_tolstring(L, -1, &len);
+  if (len > CT_INK_NAME_MAX || strlen(s) != len) {
+    bad = len > CT_INK_NAME_MAX
+            ? lua_pushfstring(L, "ink '%s': name too long (at most %d bytes)", s, CT_INK_NAME_MAX)
+            : lua_pushliteral(L, "an ink name with a zero byte");
+    lua_remove(L, -2);
+    return bad;
+  }
+  memcpy(ink->name, s, len + 1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, idx, "color") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return lua_pushfstring(L, "ink '%s': field 'color' is missing", ink->name);
+  }
+  if ((bad = lct_tocolor(L, -1, &ink->color))) {
+    lua_pop(L, 1);
+    return lua_pushfstring(L, "ink '%s': field 'color': %s", ink->name, bad);
+  }
+  lua_pop(L, 1);
+  t = lua_getfield(L, idx, "overprint");
+  if (t != LUA_TNIL && t != LUA_TBOOLEAN) {
+    lua_pop(L, 1);
+    return lua_pushfstring(L, "ink '%s': field 'overprint': expected boolean, got %s", ink->name,
+                           lua_typename(L, t));
+  }
+  ink->overprint = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, idx, "cmyk") != LUA_TNIL && (bad = inkcmyk(L, ink))) {
+    lua_remove(L, -2);
+    return bad;
+  }
+  lua_pop(L, 1);
+  if (ct_ink_check(ink, why, sizeof why) != 0) return lua_pushstring(L, why);
+  return NULL;
+}
+
+/* A byte of a color channel 0..1. */
+static unsigned inkbyte(double v) {
+  return v <= 0 ? 0 : v >= 1 ? 255 : (unsigned)lround(v * 255);
+}
+
+/* Pushes an ink as the table c:ink takes: {name =, color = "#rrggbb", overprint =, cmyk =
+   {c, m, y, k} (percent) or absent}.  [-0, +1] */
+static void pushink(lua_State *L, const ct_ink_t *ink) {
+  char hex[8];
+  int i;
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, ink->name);
+  lua_setfield(L, -2, "name");
+  snprintf(hex, sizeof hex, "#%02x%02x%02x", inkbyte(ink->color.r), inkbyte(ink->color.g),
+           inkbyte(ink->color.b));
+  lua_pushstring(L, hex);
+  lua_setfield(L, -2, "color");
+  lua_pushboolean(L, ink->overprint);
+  lua_setfield(L, -2, "overprint");
+  if (ink->has_cmyk) {
+    lua_createtable(L, 4, 0);
+    for (i = 0; i < 4; i++) {
+      lct_pushnum(L, round(ink->cmyk[i] * 100 * 1e6) / 1e6);   /* 0.7 * 100 gives 70 */
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "cmyk");
+  }
+}
+
+/* c:ink(spec | {name =, color =, overprint =, cmyk =}) -> c: an ink of the canvas, written
+   with every PDF of it; an ink of the same name replaces the earlier one.  A bad ink
+   raises with the core's message. */
+static int l_canvas_ink(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  const char *why;
+  ct_ink_t ink;
+  ct_error_t err;
+  if ((why = toink(L, 2, &ink))) return luaL_argerror(L, 2, why);
+  if (ct_canvas_add_ink(box->canvas, &ink, &err) != CT_OK) return lct_raise(L, &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* c:inks() -> {{name =, color =, overprint =, cmyk =}, ...}: the canvas's inks, in the
+   order they were first added. */
+static int l_canvas_inks(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  unsigned n = ct_canvas_get_ink_count(box->canvas), i;
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    pushink(L, ct_canvas_get_ink(box->canvas, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* parse_ink(spec | table) -> {name =, color =, overprint =, cmyk =}: an ink checked and in
+   the form c:inks() gives; a bad ink raises. */
+static int l_parse_ink(lua_State *L) {
+  const char *why;
+  ct_ink_t ink;
+  if ((why = toink(L, 1, &ink))) return luaL_argerror(L, 1, why);
+  pushink(L, &ink);
   return 1;
 }
 
@@ -434,13 +622,38 @@ static int l_canvas_image(lua_State *L) {
 
 static const char *const write_fields[] = {
   "format", "dpi", "width_px", "title", "author", "subject", "keywords", "creator", "text_layer",
-  "cmyk", NULL
+  "cmyk", "inks", "inks_only", "overprint", "plates", NULL
 };
 static const char *const output_names[] = { "auto", "png", "pdf", "svg", NULL };
 
-/* write(path [, {format=, dpi=, width_px=, title=, author=, subject=, keywords=, creator=}])
-   -> true | nil, msg, code (I/O failures); wrong arguments raise */
-/* The options of c:write and c:stream at `arg`. */
+/* The `inks` of write options: a list of specs or ink tables, into a scratch userdata left
+   on the stack (nil when absent), which keeps the array until the call returns.  [-0, +1] */
+static void writeinks(lua_State *L, int arg, ct_write_options_t *o) {
+  ct_ink_t *inks;
+  lua_Integer n, i;
+  int t;
+  if (lct_getfield(L, arg, "inks") == LUA_TNIL) return;   /* the nil stays */
+  if (!lua_istable(L, -1))
+    lct_fielderror(L, arg, "inks", "expected a list of inks, got %s", luaL_typename(L, -1));
+  t = lua_gettop(L);
+  n = (lua_Integer)lua_rawlen(L, t);
+  if (lct_badkey(L, t, NULL, n)) lct_fielderror(L, arg, "inks", "%s (a list of inks expected)", lua_tostring(L, -1));
+  if (n > CT_MAX_INKS) lct_fielderror(L, arg, "inks", "more than %d inks", (int)CT_MAX_INKS);
+  inks = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *inks, 0);
+  for (i = 0; i < n; i++) {
+    const char *why;
+    lua_rawgeti(L, t, i + 1);
+    if ((why = toink(L, -1, &inks[i]))) lct_fielderror(L, arg, "inks", "[%I]: %s", (LUAI_UACINT)(i + 1), why);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, t);
+  o->inks = inks;
+  o->ink_count = (unsigned)n;
+}
+
+/* The options of c:write and c:stream at `arg`: format=, dpi=, width_px=, title=, author=,
+   subject=, keywords=, creator=, text_layer=, cmyk=, inks=, inks_only=, overprint=, plates=.
+   Leaves one scratch value on the stack.  [-0, +1] */
 static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
   ct_write_options_init(o);
   lct_checkoptions(L, arg, write_fields, 0);
@@ -456,6 +669,14 @@ static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
   o->creator = lct_optstrfield(L, arg, "creator", o->creator);
   o->no_text_layer = !lct_optboolfield(L, arg, "text_layer", 1);
   o->cmyk = lct_optboolfield(L, arg, "cmyk", 0);
+  o->inks_only = lct_optboolfield(L, arg, "inks_only", 0);
+  o->overprint = lct_optboolfield(L, arg, "overprint", 0);
+  o->plates = lct_optstrfield(L, arg, "plates", NULL);
+  if (o->plates) {
+    if (!o->plates[0]) lct_fielderror(L, arg, "plates", "a directory expected, got ''");
+    lct_check_file(L, "write", o->plates);
+  }
+  writeinks(L, arg, o);
 }
 
 /* c:stream(path [, opts]) -> c: writes the canvas to a PDF page by page. */
@@ -485,6 +706,7 @@ static int l_canvas_finish(lua_State *L) {
   return 1;
 }
 
+/* write(path [, opts]) -> true | nil, msg, code (I/O failures); wrong arguments raise */
 static int l_canvas_write(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
   const char *path = luaL_checkstring(L, 2);
@@ -636,6 +858,8 @@ static int l_read_png(lua_State *L) {
 static const luaL_Reg canvas_methods[] = {
   { "background", l_canvas_background },
   { "rect", l_canvas_rect },
+  { "ink", l_canvas_ink },
+  { "inks", l_canvas_inks },
   { "text", l_canvas_text },
   { "paint", l_canvas_paint },
   { "image", l_canvas_image },
@@ -662,6 +886,7 @@ static const luaL_Reg canvas_funcs[] = {
   { "canvas", l_canvas_new },
   { "read_png_pixel", l_read_png_pixel },
   { "read_png", l_read_png },
+  { "parse_ink", l_parse_ink },
   { "set_file_guard", lct_set_file_guard },
   { NULL, NULL }
 };
