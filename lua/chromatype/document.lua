@@ -110,7 +110,7 @@ Document.__index, Page.__index, Frame.__index = Document, Page, Frame
 Document.__name, Page.__name, Frame.__name = "chromatype.Document", "chromatype.Page", "chromatype.Frame"
 
 local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks", "slug", "background",
-  "title", "author", "subject", "keywords", "base_dir", "seed" })
+  "title", "author", "subject", "keywords", "base_dir", "seed", "inks" })
 local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
 local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
   FIT_KEYS, STYLE_KEYS)
@@ -118,10 +118,20 @@ local STYLE_ALLOWED = set_of(STYLE_KEYS, { "parent" })
 local TEXT_KEYS = set_of(STYLE_KEYS, { "style" })
 local RUN_KEYS = set_of(STYLE_KEYS, { "style", "text" })
 
+-- An ink (a spec "NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]" or a table as canvas:ink takes)
+-- checked, as ct.parse_ink gives it; or nil, msg.
+local function check_ink(v)
+  local ok, ink = pcall(ct.parse_ink, v)
+  if ok then return ink end
+  return nil, (tostring(ink):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1"))
+end
+
 --- A new document.
 -- Options: `size` ("A4"), `orientation`, `margin` ("15mm"), `bleed` (0), `crop_marks`
 -- (false), `slug` (room outside the bleed for marks; 8 mm with crop marks), `background`,
--- `title`, `author`, `subject`, `keywords`, `base_dir` (for relative font and image paths).
+-- `title`, `author`, `subject`, `keywords`, `base_dir` (for relative font and image paths),
+-- `inks` (spot inks: a list of specs "NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]" or tables as
+-- canvas:ink takes; every canvas of the document has them).
 -- Lengths are points or strings with units ("3mm").
 function M.new(opts)
   opts = opts or {}
@@ -130,7 +140,7 @@ function M.new(opts)
   opts = (function() local t = {}; for k, v in pairs(opts) do if k ~= "_where" then t[k] = v end end; return t end)()
   check_keys(opts, DOC_KEYS, "document", 1)
   local self = setmetatable({ styles = {}, pages = {}, fonts = {}, stacks = {}, where = where,
-    base_dir = opts.base_dir, meta = {} }, Document)
+    base_dir = opts.base_dir, meta = {}, inks = {} }, Document)
   local w, h = page_size(opts.size, opts.orientation, paper.size("A4"))
   if not w then argerr("document", 1, h) end
   self.width, self.height = w, h
@@ -159,6 +169,21 @@ function M.new(opts)
       argerr("document", 1, ("field '%s': string expected"):format(k))
     end
     self.meta[k] = opts[k]
+  end
+  if opts.inks ~= nil then
+    if type(opts.inks) ~= "table" then
+      argerr("document", 1, "field 'inks': a list of inks expected, got " .. type(opts.inks))
+    end
+    for k in pairs(opts.inks) do
+      if math.type(k) ~= "integer" or k < 1 or k > #opts.inks then
+        argerr("document", 1, "field 'inks': a list of inks expected (unexpected key " .. tostring(k) .. ")")
+      end
+    end
+    for i, v in ipairs(opts.inks) do
+      local ink, err = check_ink(v)
+      if not ink then argerr("document", 1, ("field 'inks': [%d]: %s"):format(i, err)) end
+      self.inks[#self.inks + 1] = ink
+    end
   end
   return self
 end
@@ -561,8 +586,10 @@ local function count_chars(paras)
   return n
 end
 
--- Crop marks and registration marks in the slug (outside the bleed).
+-- Crop marks and registration marks in the slug (outside the bleed), in registration color:
+-- on every plate.
 local function print_marks(c, off, bleed, slug, tw, th)
+  local REG = "registration"
   if slug <= 0 then return end
   local t = 0.25
   local gap = math.min(3, slug / 4)                 -- from the bleed edge to a mark
@@ -573,8 +600,8 @@ local function print_marks(c, off, bleed, slug, tw, th)
     for _, cy in ipairs({ y0, y1 }) do
       local hx = cx == x0 and (x0 - out - len) or (x1 + out)
       local vy = cy == y0 and (y0 - out - len) or (y1 + out)
-      c:rect { x = hx, y = cy - t / 2, w = len, h = t, color = "#000000" }
-      c:rect { x = cx - t / 2, y = vy, w = t, h = len, color = "#000000" }
+      c:rect { x = hx, y = cy - t / 2, w = len, h = t, color = REG }
+      c:rect { x = cx - t / 2, y = vy, w = t, h = len, color = REG }
     end
   end
   -- registration marks: a cross in a square ring, centered on each side in the slug
@@ -585,13 +612,13 @@ local function print_marks(c, off, bleed, slug, tw, th)
     { x1 + d, (y0 + y1) / 2 } }
   for _, ctr in ipairs(centers) do
     local mx, my = ctr[1], ctr[2]
-    c:rect { x = mx - r, y = my - t / 2, w = 2 * r, h = t, color = "#000000" }
-    c:rect { x = mx - t / 2, y = my - r, w = t, h = 2 * r, color = "#000000" }
+    c:rect { x = mx - r, y = my - t / 2, w = 2 * r, h = t, color = REG }
+    c:rect { x = mx - t / 2, y = my - r, w = t, h = 2 * r, color = REG }
     local q = r * 0.6
-    c:rect { x = mx - q, y = my - q, w = 2 * q, h = t, color = "#000000" }
-    c:rect { x = mx - q, y = my + q - t, w = 2 * q, h = t, color = "#000000" }
-    c:rect { x = mx - q, y = my - q, w = t, h = 2 * q, color = "#000000" }
-    c:rect { x = mx + q - t, y = my - q, w = t, h = 2 * q, color = "#000000" }
+    c:rect { x = mx - q, y = my - q, w = 2 * q, h = t, color = REG }
+    c:rect { x = mx - q, y = my + q - t, w = 2 * q, h = t, color = REG }
+    c:rect { x = mx - q, y = my - q, w = t, h = 2 * q, color = REG }
+    c:rect { x = mx + q - t, y = my - q, w = t, h = 2 * q, color = REG }
   end
 end
 
@@ -599,8 +626,12 @@ end
 function Document:begin_page(c, pg)
   local off = self.bleed + self.slug
   local w, h = pg.width + 2 * off, pg.height + 2 * off
-  if not c then c = ct.canvas { width = w, height = h }
-  else c:new_page { width = w, height = h } end
+  if not c then
+    c = ct.canvas { width = w, height = h }
+    for _, ink in ipairs(self.inks or {}) do c:ink(ink) end
+  else
+    c:new_page { width = w, height = h }
+  end
   local bg = pg.background or self.background
   if bg then
     if self.slug > 0 then
@@ -795,8 +826,8 @@ end
 
 --- Renders and writes the document: `.pdf` (every page, with the title, author, subject
 --- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
--- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`), and render's
--- `filters` and `seed`.
+-- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`, `inks`,
+-- `inks_only`, `overprint`, `plates`), and render's `filters` and `seed`.
 -- @treturn true|nil, msg
 -- @treturn Canvas the rendered canvas
 function Document:write(path, opts)
@@ -861,6 +892,7 @@ end
 local ATTRS = {
   document = { "title", "author", "subject", "keywords", "size", "orientation", "margin", "bleed",
                "crop-marks", "slug", "background", "seed" },
+  ink = { "name", "color", "overprint", "cmyk" },
   style = list({ "name", "parent" }, STYLE_ATTRS),
   page = { "size", "orientation", "background", "margin" },
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
@@ -929,6 +961,28 @@ function Reader:yesno(node, attr)
   if v == "yes" or v == "true" then return true end
   if v == "no" or v == "false" then return false end
   self:fail(node, ("%s: expected yes, no, got '%s'"):format(attr, v))
+end
+
+-- The document's <ink> elements as checked inks (ct.parse_ink's form).
+function Reader:inks(kids)
+  local inks, seen = {}, {}
+  for _, el in ipairs(kids) do
+    if el.tag == "ink" then
+      for _, ch in ipairs(el.children) do
+        if type(ch) ~= "string" or ch:find("%S") then self:fail(el, "must be empty") end
+      end
+      local a = el.attrs
+      if not a.name or a.name == "" then self:fail(el, "needs a name= attribute") end
+      if not a.color then self:fail(el, "needs a color= attribute") end
+      if seen[a.name] then self:fail(el, ("ink '%s' is defined twice"):format(a.name)) end
+      seen[a.name] = true
+      local ink, err = check_ink { name = a.name, color = a.color, overprint = self:yesno(el, "overprint"),
+        cmyk = a.cmyk }
+      if not ink then self:fail(el, err) end
+      inks[#inks + 1] = ink
+    end
+  end
+  return inks
 end
 
 -- Style attributes of an element as model fields (only those present).
@@ -1051,13 +1105,14 @@ function M.from_xml(xml, name)
   local self = setmetatable({ name = name }, Reader)
   if root.tag ~= "document" then self:fail(root, "the root element must be <document>") end
   self:check_attrs(root)
-  local kids = self:elements(root, { style = true, page = true, stack = true })
+  local kids = self:elements(root, { style = true, page = true, stack = true, ink = true })
   local a = root.attrs
   local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
     size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
     background = a.background, crop_marks = self:yesno(root, "crop-marks"), seed = a.seed,
     base_dir = name:match("^(.*)/[^/]*$") }
   dopts._where = self:where(root)
+  dopts.inks = self:inks(kids)
   -- check the document's own values with XML messages
   for _, k in ipairs({ "margin", "bleed", "slug" }) do
     if dopts[k] then
@@ -1156,17 +1211,20 @@ end
 -- @tparam[opt] string name its file name, for messages and relative font paths
 -- @tparam[opt] string out_path where to write: .pdf, .png (one file per page: name-1.png, ...),
 --   .svg, or "-" (PDF on standard output); absent: no file
--- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg"), `text_layer`, `cmyk`
+-- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg"), `text_layer`, `cmyk`,
+--   `inks`, `inks_only`, `overprint`, `plates` (see canvas:write)
 -- @treturn Canvas the canvas (every page), then `true` or `nil, msg` from canvas:write
+local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates" }
 function M.render(xml, name, out_path, opts)
   if type(xml) ~= "string" then
     error(("bad argument #1 to 'render' (string expected, got %s)"):format(type(xml)), 2)
   end
   opts = opts or {}
+  local allowed = set_of(RENDER_KEYS)
   for k in pairs(opts) do
-    if k ~= "dpi" and k ~= "format" and k ~= "text_layer" and k ~= "cmyk" then
-      error(("bad argument #4 to 'render' (unknown field '%s' (expected dpi, format, text_layer, cmyk))")
-        :format(tostring(k)), 2)
+    if not allowed[k] then
+      error(("bad argument #4 to 'render' (unknown field '%s' (expected %s))")
+        :format(tostring(k), table.concat(RENDER_KEYS, ", ")), 2)
     end
   end
   local doc = M.from_xml(xml, name)
