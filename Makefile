@@ -9,7 +9,7 @@ LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 FILTERDIR = $(PREFIX)/share/chromatype/filters
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf poppler-glib
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -23,14 +23,20 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
              -DCT_FILTER_DIR='"$(FILTERDIR)"'
+# The PDF pass (src/core/pdfpass.cc) is C++: qpdf's content-stream tokenizer and token
+# filters are in its C++ API only.  The same warnings, less those that are C's alone.
+CXX     ?= c++
+CXXWARN := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wformat=2 -Wvla
+ALL_CXXFLAGS = -std=c++17 -fPIC $(CXXWARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 # libhyphen ships no pkg-config file: linked by name
-LDLIBS    += -lhyphen -lm
+LDLIBS    += -lhyphen -lm -lstdc++
 
 B := build
 CORE_SRC := $(wildcard src/core/*.c)
+CORE_CXX := $(wildcard src/core/*.cc)
 LUA_SRC  := $(wildcard src/lua/*.c)
 LUA_LIB  := $(wildcard lua/chromatype/*.lua)
-CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
 EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
@@ -51,6 +57,10 @@ test-deps:
 $(B)/%.o: %.c | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/%.o: %.cc | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
 
 $(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
@@ -98,7 +108,7 @@ check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
 
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  LDLIBS="-lhyphen -lm -fsanitize=address,undefined" CT_ASAN=1 check
+	  LDLIBS="-lhyphen -lm -lstdc++ -fsanitize=address,undefined" CT_ASAN=1 check
 
 # Speed against headless Chromium, glyphs/s cold and warm, batch pages/s, PDF bytes per
 # repeated glyph, peak memory (bench/run.sh; docs/performance.md says what bounds them).
@@ -121,7 +131,7 @@ FZ := build-fuzz
 FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/core -I$(B)/src \
                -DCT_FILTER_DIR='"$(FILTERDIR)"'
-FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/preload.o
+FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(CORE_CXX:%.cc=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/preload.o
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
 fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg
@@ -131,6 +141,10 @@ fuzz_seeds_cli  := tests/fuzz/corpus/cli tests/fuzz/regress/cli
 $(FZ)/%.o: %.c | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/%.o: %.cc | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	clang++ -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	  $(PKG_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 $(FZ)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@

@@ -111,6 +111,7 @@ void ct_canvas_destroy(ct_canvas_t *c) {
   for (i = 0; i < c->npages; i++) {
     for (j = 0; j < c->pages[i].count; j++) op_fini(&c->pages[i].ops[j]);
     free(c->pages[i].ops);
+    free(c->pages[i].marks);
   }
   free(c->pages);
   for (i = 0; i < c->nimages; i++) ct_image_destroy(c->images[i]);
@@ -200,10 +201,33 @@ ct_status_t ct_canvas_fill_rect(ct_canvas_t *c, double x, double y, double w, do
 
 ct_status_t ct_canvas_fill_registration(ct_canvas_t *c, double x, double y, double w, double h,
                                         ct_error_t *err) {
-  static const ct_rgba_t black = { 0, 0, 0, 1 };
-  ct_status_t st = ct_canvas_fill_rect(c, x, y, w, h, black, err);
-  if (st == CT_OK) c->pages[c->npages - 1].ops[c->pages[c->npages - 1].count - 1].u.rect.registration = 1;
-  return st;
+  ct_page_t *pg = &c->pages[c->npages - 1];
+  if (!finite4(x, y, w, h))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "rectangle %g,%g %gx%g is not finite", x, y, w, h);
+  if (pg->nmarks == pg->capmarks) {
+    unsigned cap = pg->capmarks ? pg->capmarks * 2 : 32;
+    double *m = realloc(pg->marks, cap * 4 * sizeof *m);
+    if (!m) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    pg->marks = m;
+    pg->capmarks = cap;
+  }
+  pg->marks[4 * pg->nmarks] = x;
+  pg->marks[4 * pg->nmarks + 1] = y;
+  pg->marks[4 * pg->nmarks + 2] = w;
+  pg->marks[4 * pg->nmarks + 3] = h;
+  pg->nmarks++;
+  return CT_OK;
+}
+
+void ct_page_draw_marks(const ct_page_t *page, cairo_t *cr) {
+  unsigned i;
+  if (page->nmarks == 0) return;
+  cairo_save(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  for (i = 0; i < page->nmarks; i++)
+    cairo_rectangle(cr, page->marks[4 * i], page->marks[4 * i + 1], page->marks[4 * i + 2], page->marks[4 * i + 3]);
+  cairo_fill(cr);
+  cairo_restore(cr);
 }
 
 ct_status_t ct_canvas_add_ink(ct_canvas_t *c, const ct_ink_t *ink, ct_error_t *err) {
@@ -526,7 +550,8 @@ static int worth_recording(const ct_paint_t *p) {
   return p->kind != CT_PAINT_GLYPH || p->u.glyph.child->kind != CT_PAINT_SOLID;
 }
 
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster) {
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
+                    const ct_ink_t *inks, unsigned ninks) {
   unsigned i, j;
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -536,8 +561,9 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       continue;
     }
     if (op->kind == CT_OP_RECT) {
-      const ct_rgba_t *col = &op->u.rect.color;
-      cairo_set_source_rgba(cr, col->r, col->g, col->b, col->a);
+      ct_rgba_t col = op->u.rect.color;
+      if (ninks) ct_ink_flatten(inks, ninks, &col);
+      cairo_set_source_rgba(cr, col.r, col.g, col.b, col.a);
       cairo_rectangle(cr, op->u.rect.x, op->u.rect.y, op->u.rect.w, op->u.rect.h);
       cairo_fill(cr);
       continue;
@@ -548,7 +574,10 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       memset(&ctx, 0, sizeof ctx);
       ctx.font = op->u.glyphs.font;
       ctx.palette = &op->u.glyphs.palette->pal;
-      if (raster && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
+      ctx.inks = inks;
+      ctx.ninks = ninks;
+      /* sprites are drawn without inks: with them, glyphs are drawn anew */
+      if (raster && !ninks && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
         ct_sprite_cache_t *sc = ct_font_sprites(ctx.font);
         if (sc && ct_sprite_draw(sc, cr, ctx.font, g->paint, op->u.glyphs.palette, g->x, g->y,
                                  op->u.glyphs.scale))

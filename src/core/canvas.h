@@ -51,7 +51,7 @@ void        ct_image_draw(cairo_t *cr, const ct_image_t *img, double x, double y
 typedef struct {
   ct_op_kind_t kind;
   union {
-    struct { double x, y, w, h; ct_rgba_t color; int registration; } rect;   /* registration: print marks */
+    struct { double x, y, w, h; ct_rgba_t color; } rect;
     struct {
       ct_font_t        *font;
       ct_palette_ref_t *palette;
@@ -72,6 +72,8 @@ typedef struct {
   double   width, height;   /* points: each page has its own size */
   int      has_boxes;       /* trim and bleed set: the PDF gets a TrimBox and a BleedBox */
   double   trim[4], bleed[4];   /* x, y, w, h in points, y down */
+  double  *marks;           /* print marks in registration color: x, y, w, h (points, y down) */
+  unsigned nmarks, capmarks;
 } ct_page_t;
 
 #define CT_CANVAS_MISSING_MAX 256
@@ -116,7 +118,12 @@ void ct_pdf_stream_abort(ct_canvas_t *c);
 
 /* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
    are drawn from recordings made once; with `raster` (an image), from sprites (picture.c). */
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster);
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
+                    const ct_ink_t *inks, unsigned ninks);
+
+/* PNG and SVG: the page's print marks, in black (a PDF gets them from the PDF pass, in the
+   /All separation). */
+void ct_page_draw_marks(const ct_page_t *page, cairo_t *cr);
 
 /* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
    and searching, drawn nearly transparent (see canvas.c). */

@@ -127,6 +127,8 @@ cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void
 typedef struct {
   ct_font_t                   *font;
   const ct_resolved_palette_t *palette;
+  const ct_ink_t              *inks;      /* spot inks: an alpha on an ink's hue becomes a tint */
+  unsigned                     ninks;
   unsigned                     depth;
   unsigned                     work;
   int                          limit_hit;

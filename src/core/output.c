@@ -21,6 +21,7 @@
 #include "ct-private.h"
 #include "canvas.h"
 #include "picture.h"
+#include "pdfpass.h"
 
 void ct_write_options_init(ct_write_options_t *o) {
   memset(o, 0, sizeof *o);
@@ -68,6 +69,11 @@ struct ct_pdf_stream {
   ct_picture_cache_t *pictures;
   unsigned            written;     /* pages drawn into the PDF */
   int                 no_text_layer, cmyk;
+  int                 inks_only, overprint;
+  char               *plates;
+  double              dpi;
+  ct_ink_t            inks[CT_MAX_INKS];   /* the canvas's and the options' */
+  unsigned            ninks;
 };
 
 static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int length) {
@@ -192,7 +198,7 @@ static ct_status_t sink_to_cmyk(sink_t *s, const char *path, ct_error_t *err) {
   int fd;
   if (s->failed) return CT_OK;   /* the commit reports it */
   if (s->tmp_path) {   /* a file: convert beside it */
-    if (fclose(s->file) != 0) { s->file = NULL; return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno)); }
+    if (s->file && fclose(s->file) != 0) { s->file = NULL; return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno)); }
     s->file = NULL;
     snprintf(in, sizeof in, "%s", s->tmp_path);
     snprintf(out, sizeof out, "%s.tmp-cmyk-XXXXXX", path);
@@ -339,11 +345,201 @@ static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
   return CT_OK;
 }
 
+/* The inks a write prints with: the canvas's own, then the options' (by name, these win). */
+typedef struct { ct_ink_t v[CT_MAX_INKS]; unsigned n; } inkset_t;
+
+static ct_status_t merge_inks(const ct_canvas_t *c, const ct_write_options_t *o, inkset_t *s, ct_error_t *err) {
+  unsigned i, j;
+  char why[160];
+  memcpy(s->v, c->inks, c->ninks * sizeof *s->v);
+  s->n = c->ninks;
+  for (i = 0; i < o->ink_count; i++) {
+    if (ct_ink_check(&o->inks[i], why, sizeof why) != 0) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s", why);
+    for (j = 0; j < s->n && strcmp(s->v[j].name, o->inks[i].name) != 0; j++) {}
+    if (j == CT_MAX_INKS) return ct_set_error(err, CT_ERR_LIMIT, "ink '%s': more than %d inks", o->inks[i].name, CT_MAX_INKS);
+    s->v[j] = o->inks[i];
+    if (j == s->n) s->n++;
+  }
+  return CT_OK;
+}
+
+/* ---- the PDF pass (pdfpass.cc), plates (plates.c) ----------------------------- */
+
+typedef struct {
+  const inkset_t *inks;
+  int             inks_only, overprint, cmyk;
+  const char     *plates;
+  double          dpi;
+} pdf_finish_t;
+
+static void warn(const ct_canvas_t *c, const char *msg) {
+  if (c->warn) c->warn(c->warn_data, msg);
+}
+
+/* Each page's print marks and trim box, in PDF units (y up); *marks holds them all. */
+static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, double **marks) {
+  ct_pdf_page_t *pages = calloc(c->npages ? c->npages : 1, sizeof *pages);
+  size_t total = 0, k = 0;
+  unsigned i, j;
+  double *m;
+  *marks = NULL;
+  if (!pages) return NULL;
+  for (i = 0; i < c->npages; i++) total += c->pages[i].nmarks;
+  if (!(m = malloc((total ? total : 1) * 4 * sizeof *m))) { free(pages); return NULL; }
+  for (i = 0; i < c->npages; i++) {
+    const ct_page_t *pg = &c->pages[i];
+    pages[i].marks = m + k * 4;
+    pages[i].nmarks = pg->nmarks;
+    pages[i].width = pg->width;
+    pages[i].height = pg->height;
+    for (j = 0; j < pg->nmarks; j++, k++) {
+      const double *r = pg->marks + 4 * j;
+      m[4 * k] = r[0];
+      m[4 * k + 1] = pg->height - (r[1] + r[3]);
+      m[4 * k + 2] = r[0] + r[2];
+      m[4 * k + 3] = pg->height - r[1];
+    }
+    if ((pages[i].has_trim = pg->has_boxes)) {
+      pages[i].trim[0] = pg->trim[0];
+      pages[i].trim[1] = pg->height - (pg->trim[1] + pg->trim[3]);
+      pages[i].trim[2] = pg->trim[0] + pg->trim[2];
+      pages[i].trim[3] = pg->height - pg->trim[1];
+    }
+  }
+  *marks = m;
+  return pages;
+}
+
+static char *read_whole(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  long n;
+  if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  if (buf) *len = (size_t)ftell(f);
+  if (f) fclose(f);
+  return buf;
+}
+
+/* The pass over the PDF cairo wrote into `s`: the finished file replaces it.  Then the
+   plates (from cairo's file) and the CMYK conversion. */
+static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path, const pdf_finish_t *f,
+                              ct_error_t *err) {
+  ct_pdf_pass_t pass;
+  ct_pdf_page_t *pages;
+  double *marks = NULL;
+  char *out_tmp = NULL, *out_mem = NULL, *cairo_mem = NULL;
+  size_t out_len = 0, cairo_len = 0;
+  ct_status_t st = CT_OK;
+  unsigned i;
+
+  if (s->failed) return CT_OK;   /* the commit reports it */
+  if ((st = sink_add_boxes(s, c, path, err)) != CT_OK) return st;
+  if (s->file) {
+    FILE *fl = s->file;
+    s->file = NULL;
+    if (fclose(fl) != 0) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  }
+  if (!(pages = pass_pages(c, &marks))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  memset(&pass, 0, sizeof pass);
+  pass.inks = f->inks->v;
+  pass.ink_count = f->inks->n;
+  pass.overprint = f->overprint;
+  pass.plate = -1;
+  pass.pages = pages;
+  pass.npages = c->npages;
+  if (s->tmp_path) {
+    size_t n = strlen(path) + 24;
+    int fd;
+    if (!(out_tmp = malloc(n))) { st = ct_set_error(err, CT_ERR_NOMEM, "out of memory"); goto done; }
+    snprintf(out_tmp, n, "%s.tmp-pass-XXXXXX", path);
+    if ((fd = mkstemp(out_tmp)) < 0) {
+      st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+      free(out_tmp);
+      out_tmp = NULL;
+      goto done;
+    }
+    close(fd);
+    st = ct_pdf_pass(s->tmp_path, NULL, 0, out_tmp, NULL, NULL, &pass, err);
+  } else {
+    st = ct_pdf_pass(NULL, s->mem, s->len, NULL, &out_mem, &out_len, &pass, err);
+  }
+  if (st != CT_OK) goto done;
+
+  if (f->inks->n > 0 && (pass.nprocess > 0 || pass.images > 0)) {
+    char msg[600];
+    size_t used = 0;
+    if (pass.nprocess > 0) {
+      used += (size_t)snprintf(msg, sizeof msg, "%s: %u color%s no ink prints, left in process: ", path, pass.nprocess,
+                               pass.nprocess == 1 ? "" : "s");
+      for (i = 0; i < pass.nprocess && i < CT_PDF_REPORT_COLORS && used < sizeof msg; i++)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", i ? ", " : "", pass.process[i]);
+      if (pass.nprocess > CT_PDF_REPORT_COLORS && used < sizeof msg)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, ", ...");
+    } else {
+      used += (size_t)snprintf(msg, sizeof msg, "%s: ", path);
+    }
+    if (pass.images > 0 && used < sizeof msg)
+      snprintf(msg + used, sizeof msg - used, "%s%u picture%s in process colors", pass.nprocess ? "; " : "",
+               pass.images, pass.images == 1 ? "" : "s");
+    if (f->inks_only) {
+      st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s (--inks-only)", msg);
+      goto done;
+    }
+    warn(c, msg);
+  }
+  for (i = 0; i < f->inks->n; i++) {
+    if (!(pass.inks_used >> i & 1)) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "%s: ink '%s' is not used", path, f->inks->v[i].name);
+      warn(c, msg);
+    }
+  }
+
+  if (f->plates) {   /* from cairo's file, not the finished one */
+    if (s->tmp_path && !(cairo_mem = read_whole(s->tmp_path, &cairo_len))) {
+      st = ct_set_error(err, CT_ERR_IO, "%s: cannot read back: %s", path, strerror(errno));
+      goto done;
+    }
+    pass.plate = 0;
+    st = ct_plates_write(f->plates, cairo_mem ? cairo_mem : s->mem, cairo_mem ? cairo_len : s->len, &pass, 0,
+                         f->dpi, 0, err);
+    if (st != CT_OK) goto done;
+  }
+
+  if (s->tmp_path) {
+    unlink(s->tmp_path);
+    free(s->tmp_path);
+    s->tmp_path = out_tmp;
+    out_tmp = NULL;
+    { mode_t mask = umask(022); umask(mask); chmod(s->tmp_path, 0666 & ~mask); }
+  } else {
+    free(s->mem);
+    s->mem = out_mem;
+    s->len = s->cap = out_len;
+    out_mem = NULL;
+  }
+  if (f->cmyk) st = sink_to_cmyk(s, path, err);
+done:
+  if (out_tmp) { unlink(out_tmp); free(out_tmp); }
+  free(out_mem);
+  free(cairo_mem);
+  free(marks);
+  free(pages);
+  return st;
+}
+
 /* ---- formats ---------------------------------------------------------- */
 
-static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, int raster) {
+/* pdf: print marks are left to the PDF pass (in the /All separation). */
+static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, int raster,
+                       const inkset_t *inks, int pdf) {
   cairo_save(cr);
-  ct_page_replay(page, cr, pictures, raster);
+  ct_page_replay(page, cr, pictures, raster, inks ? inks->v : NULL, inks ? inks->n : 0);
+  if (!pdf) ct_page_draw_marks(page, cr);
   cairo_restore(cr);
 }
 
@@ -354,7 +550,7 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
 
 /* Renders a page into a new image surface at `scale` pixels per point. */
 static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
-                                cairo_surface_t **out, ct_error_t *err) {
+                                const inkset_t *inks, cairo_surface_t **out, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
   double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
   cairo_surface_t *img;
@@ -370,7 +566,7 @@ static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, con
   img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
   cr = cairo_create(img);
   cairo_scale(cr, scale, scale);
-  paint_page(cr, pg, NULL, 1);
+  paint_page(cr, pg, NULL, 1, inks, 0);
   s = cairo_status(cr);
   cairo_destroy(cr);
   if (s != CAIRO_STATUS_SUCCESS) {
@@ -382,12 +578,12 @@ static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, con
 }
 
 static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
-                             const ct_write_options_t *o, sink_t *sink, ct_error_t *err) {
+                             const ct_write_options_t *o, const inkset_t *inks, sink_t *sink, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
   double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
   cairo_surface_t *img;
   cairo_status_t s;
-  ct_status_t st = render_image(c, page, scale, path, &img, err);
+  ct_status_t st = render_image(c, page, scale, path, inks, &img, err);
   if (st != CT_OK) return st;
   s = ct_png_write(img, sink_write, sink);
   cairo_surface_destroy(img);
@@ -407,7 +603,7 @@ ct_status_t ct_canvas_rasterize(ct_canvas_t *c, unsigned page, double dpi, int *
   if (page < c->cleared)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
-  if ((st = render_image(c, page, dpi / 72.0, "rasterize", &img, err)) != CT_OK) return st;
+  if ((st = render_image(c, page, dpi / 72.0, "rasterize", NULL, &img, err)) != CT_OK) return st;
   cairo_surface_flush(img);
   w = cairo_image_surface_get_width(img);
   h = cairo_image_surface_get_height(img);
@@ -459,8 +655,8 @@ static int renumber_ids(const char *in, size_t len, sink_t *out) {
   return 0;
 }
 
-static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, sink_t *out,
-                             ct_error_t *err) {
+static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, const inkset_t *inks,
+                             sink_t *out, ct_error_t *err) {
   sink_t mem, *sink = &mem;
   cairo_surface_t *svg;
   memset(&mem, 0, sizeof mem);
@@ -471,7 +667,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, si
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
   /* no shared recordings: cairo 1.16's SVG surface never frees a recording used as a source */
-  paint_page(cr, &c->pages[page], NULL, 0);
+  paint_page(cr, &c->pages[page], NULL, 0, inks, 0);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -510,7 +706,7 @@ static void pdf_date(char *buf, size_t size) {
 }
 
 static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_options_t *o,
-                             sink_t *sink, ct_error_t *err) {
+                             const inkset_t *inks, sink_t *sink, ct_error_t *err) {
   cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(sink_write, sink, c->pages[0].width,
                                                              c->pages[0].height);
   cairo_t *cr;
@@ -529,9 +725,10 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   if (o->creator) cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
   cr = cairo_create(pdf);
   pictures = ct_picture_cache_create();     /* NULL (no memory): glyphs are drawn directly */
+  ct_picture_cache_set_inks(pictures, inks->v, inks->n);
   for (i = 0; i < c->npages; i++) {
     cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
-    paint_page(cr, &c->pages[i], pictures, 0);
+    paint_page(cr, &c->pages[i], pictures, 0, inks, 1);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
@@ -584,10 +781,28 @@ ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_writ
   if (opts->subject) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_SUBJECT, opts->subject);
   if (opts->keywords) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_KEYWORDS, opts->keywords);
   if (opts->creator) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATOR, opts->creator);
+  {
+    inkset_t inks;
+    if ((rc = merge_inks(c, opts, &inks, err)) != CT_OK ||
+        (opts->plates && !(st->plates = strdup(opts->plates)) && (rc = ct_set_error(err, CT_ERR_NOMEM, "out of memory")))) {
+      cairo_surface_destroy(st->pdf);
+      sink_abort(&st->sink);
+      free(st->plates);
+      free(st->path);
+      free(st);
+      return rc;
+    }
+    memcpy(st->inks, inks.v, inks.n * sizeof *inks.v);
+    st->ninks = inks.n;
+  }
   st->cr = cairo_create(st->pdf);
   st->pictures = ct_picture_cache_create();
+  ct_picture_cache_set_inks(st->pictures, st->inks, st->ninks);
   st->no_text_layer = opts->no_text_layer;
   st->cmyk = opts->cmyk;
+  st->inks_only = opts->inks_only;
+  st->overprint = opts->overprint;
+  st->dpi = opts->dpi;
   c->stream = st;
   /* the pages done already (all but the last) go out now */
   return ct_pdf_stream_flush(c, c->npages - 1, err);
@@ -598,8 +813,11 @@ ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) 
   cairo_status_t s;
   while (st->written < upto && st->written < c->npages) {
     ct_page_t *pg = &c->pages[st->written];
+    inkset_t inks;
+    memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
+    inks.n = st->ninks;
     cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
-    paint_page(st->cr, pg, st->pictures, 0);
+    paint_page(st->cr, pg, st->pictures, 0, &inks, 1);
     if (!st->no_text_layer) ct_page_text_layer(pg, st->cr);
     cairo_show_page(st->cr);
     ct_page_clear(pg);
@@ -619,6 +837,7 @@ static void stream_free(ct_canvas_t *c) {
   if (st->cr) cairo_destroy(st->cr);
   if (st->pdf) cairo_surface_destroy(st->pdf);
   ct_picture_cache_destroy(st->pictures);
+  free(st->plates);
   free(st->path);
   free(st);
   c->stream = NULL;
@@ -649,8 +868,19 @@ ct_status_t ct_canvas_finish(ct_canvas_t *c, ct_error_t *err) {
   if (rc == CT_OK && st->sink.failed)
     rc = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(st->sink.failed));
   path = st->path;
-  if (rc == CT_OK) rc = sink_add_boxes(&st->sink, c, path, err);
-  if (rc == CT_OK && st->cmyk) rc = sink_to_cmyk(&st->sink, path, err);
+  if (rc == CT_OK) {
+    inkset_t inks;
+    pdf_finish_t fin;
+    memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
+    inks.n = st->ninks;
+    fin.inks = &inks;
+    fin.inks_only = st->inks_only;
+    fin.overprint = st->overprint;
+    fin.cmyk = st->cmyk;
+    fin.plates = st->plates;
+    fin.dpi = st->dpi;
+    rc = finish_pdf(&st->sink, c, path, &fin, err);
+  }
   if (rc == CT_OK) rc = sink_commit(&st->sink, path, err);
   else sink_abort(&st->sink);
   stream_free(c);
@@ -666,12 +896,46 @@ static char *page_path(const char *path, unsigned page) {
   return p;
 }
 
+/* Plates of a canvas written as PNG (or SVG): from a PDF of it made in memory. */
+static ct_status_t raster_plates(ct_canvas_t *c, const ct_write_options_t *o, const inkset_t *inks,
+                                 ct_output_t fmt, ct_error_t *err) {
+  sink_t mem;
+  ct_pdf_pass_t pass;
+  ct_pdf_page_t *pages;
+  double *marks = NULL;
+  ct_write_options_t po = *o;
+  ct_status_t st;
+  memset(&mem, 0, sizeof mem);
+  po.no_text_layer = 1;
+  if ((st = write_pdf(c, o->plates, &po, inks, &mem, err)) != CT_OK || mem.failed) {
+    free(mem.mem);
+    return st != CT_OK ? st : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  }
+  if (!(pages = pass_pages(c, &marks))) {
+    free(mem.mem);
+    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  }
+  memset(&pass, 0, sizeof pass);
+  pass.inks = inks->v;
+  pass.ink_count = inks->n;
+  pass.overprint = o->overprint;
+  pass.pages = pages;
+  pass.npages = c->npages;
+  st = ct_plates_write(o->plates, mem.mem, mem.len, &pass, fmt == CT_OUTPUT_PNG, o->dpi, o->width_px, err);
+  free(mem.mem);
+  free(marks);
+  free(pages);
+  return st;
+}
+
 ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_options_t *opts,
                             ct_error_t *err) {
   ct_write_options_t defaults;
   ct_output_t fmt;
   unsigned i, n;
   ct_status_t st = CT_OK;
+  inkset_t inks;
+  pdf_finish_t fin;
 
   if (c->stream)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the canvas is being written to %s as a stream (finish it)",
@@ -692,6 +956,16 @@ ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_opt
     return ct_set_error(err, CT_ERR_LIMIT, "%s: width %d px exceeds the limit of %d", path,
                         opts->width_px, CT_MAX_IMAGE_SIDE);
 
+  if ((st = merge_inks(c, opts, &inks, err)) != CT_OK) return st;
+  if (opts->plates && inks.n == 0)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: plates need inks (--ink NAME=#RRGGBB, or the document's <ink>)", path);
+  fin.inks = &inks;
+  fin.inks_only = opts->inks_only;
+  fin.overprint = opts->overprint;
+  fin.cmyk = opts->cmyk;
+  fin.plates = opts->plates;
+  fin.dpi = opts->dpi;
+
   /* PDF holds every page; PNG and SVG hold one, so several pages make several files. */
   n = fmt == CT_OUTPUT_PDF || c->npages == 1 || strcmp(path, "-") == 0 ? 1 : c->npages;
   for (i = 0; i < n && st == CT_OK; i++) {
@@ -702,16 +976,16 @@ ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_opt
     st = sink_open(&sink, target, err);
     if (st == CT_OK) {
       switch (fmt) {
-      case CT_OUTPUT_PDF: st = write_pdf(c, target, opts, &sink, err); break;
-      case CT_OUTPUT_SVG: st = write_svg(c, i, target, &sink, err); break;
-      default: st = write_png(c, i, target, opts, &sink, err); break;
+      case CT_OUTPUT_PDF: st = write_pdf(c, target, opts, &inks, &sink, err); break;
+      case CT_OUTPUT_SVG: st = write_svg(c, i, target, &inks, &sink, err); break;
+      default: st = write_png(c, i, target, opts, &inks, &sink, err); break;
       }
-      if (st == CT_OK && fmt == CT_OUTPUT_PDF) st = sink_add_boxes(&sink, c, target, err);
-      if (st == CT_OK && fmt == CT_OUTPUT_PDF && opts->cmyk) st = sink_to_cmyk(&sink, target, err);
+      if (st == CT_OK && fmt == CT_OUTPUT_PDF) st = finish_pdf(&sink, c, target, &fin, err);
       if (st == CT_OK) st = sink_commit(&sink, target, err);
       else sink_abort(&sink);
     }
     free(name);
   }
+  if (st == CT_OK && opts->plates && fmt != CT_OUTPUT_PDF) st = raster_plates(c, opts, &inks, fmt, err);
   return st;
 }

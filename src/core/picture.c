@@ -42,7 +42,7 @@ typedef struct {
   cairo_t *scratch;            /* for measuring trees */
 } table_t;
 
-struct ct_picture_cache { table_t t; };
+struct ct_picture_cache { table_t t; const ct_ink_t *inks; unsigned ninks; };
 struct ct_sprite_cache { table_t t; };
 
 static uint64_t mix64(uint64_t h, uint64_t v) {
@@ -187,6 +187,12 @@ static int copyable(const ct_paint_t *p, unsigned depth, int raster) {
 
 /* ---- vector: recordings ------------------------------------------------------------ */
 
+void ct_picture_cache_set_inks(ct_picture_cache_t *pc, const ct_ink_t *inks, unsigned ninks) {
+  if (!pc) return;
+  pc->inks = inks;
+  pc->ninks = ninks;
+}
+
 ct_picture_cache_t *ct_picture_cache_create(void) {
   ct_picture_cache_t *pc = malloc(sizeof *pc);
   if (pc && !table_init(&pc->t)) {
@@ -216,6 +222,8 @@ cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, c
   memset(&ctx, 0, sizeof ctx);
   ctx.font = font;
   ctx.palette = &palref->pal;
+  ctx.inks = pc->inks;
+  ctx.ninks = pc->ninks;
   cairo_identity_matrix(pc->t.scratch);
   if (copyable(paint, 0, 0) && ct_render_bounds(pc->t.scratch, &ctx, paint, b)) {
     cairo_rectangle_t ext;

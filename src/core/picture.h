@@ -7,6 +7,8 @@
 typedef struct ct_picture_cache ct_picture_cache_t;
 
 ct_picture_cache_t *ct_picture_cache_create(void);
+/* The spot inks the glyphs are recorded with (borrowed while the cache draws). */
+void ct_picture_cache_set_inks(ct_picture_cache_t *pc, const ct_ink_t *inks, unsigned ninks);
 void                ct_picture_cache_destroy(ct_picture_cache_t *pc);
 
 /* The recording of `paint` drawn in `font` units (y up) with the palette, made on first

@@ -10,6 +10,7 @@
 
 static void set_color(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_color_t *color) {
   ct_rgba_t c = ct_palette_color(ctx->palette, color);
+  if (ctx->ninks) ct_ink_flatten(ctx->inks, ctx->ninks, &c);
   cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
 }
 
@@ -59,6 +60,7 @@ static unsigned resolve_stops(ct_draw_ctx_t *ctx, const ct_color_line_t *line, s
   for (i = 0; i < line->count; i++) {
     s[i].t = line->stops[i].offset;
     s[i].c = ct_palette_color(ctx->palette, &line->stops[i].color);
+    if (ctx->ninks) ct_ink_flatten(ctx->inks, ctx->ninks, &s[i].c);
   }
   return line->count;
 }

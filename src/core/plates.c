@@ -1,0 +1,223 @@
+/*
+** plates.c: one plate per spot ink, as a risograph or screen-print shop wants them: the
+** ink's tints as gray (black is full ink) with crop and registration marks, written as
+** PDF (vector, from the PDF pass) or PNG (that PDF rasterized by poppler), and
+** preview.png, the plates printed over each other (each ink multiplies the paper).
+** Core layer; called by output.c with the PDF cairo wrote.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <poppler.h>
+
+#include "ct-private.h"
+#include "pdfpass.h"
+
+/* A file name for an ink: letters, digits, '-', '_', '.' and UTF-8 kept; spaces become
+   '-'; anything else '_'. */
+static void ink_file_name(const char *ink, char *out, size_t size) {
+  size_t i, n = 0;
+  for (i = 0; ink[i] && n + 1 < size; i++) {
+    unsigned char c = (unsigned char)ink[i];
+    if (c == ' ') c = '-';
+    else if (!(c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '-' || c == '_' || (c == '.' && i > 0)))
+      c = '_';
+    out[n++] = (char)c;
+  }
+  out[n] = '\0';
+}
+
+/* Writes `len` bytes to `path` through a temporary file and a rename. */
+static ct_status_t write_file(const char *path, const void *data, size_t len, ct_error_t *err) {
+  size_t n = strlen(path) + 16;
+  char *tmp = malloc(n);
+  FILE *f = NULL;
+  int fd, e = 0;
+  if (!tmp) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  snprintf(tmp, n, "%s.tmp-XXXXXX", path);
+  if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "wb"))) {
+    e = errno;
+    if (fd >= 0) { close(fd); unlink(tmp); }
+    free(tmp);
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+  }
+  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
+  if (fwrite(data, 1, len, f) != len) e = errno ? errno : EIO;
+  if (fclose(f) != 0 && !e) e = errno;
+  if (!e && rename(tmp, path) != 0) e = errno;
+  if (e) unlink(tmp);
+  free(tmp);
+  return e ? ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : CT_OK;
+}
+
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int length) {
+  struct { char *p; size_t len, cap; } *m = closure;
+  if (m->len + length > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 65536;
+    char *p;
+    while (cap < m->len + length) cap *= 2;
+    if (!(p = realloc(m->p, cap))) return CAIRO_STATUS_NO_MEMORY;
+    m->p = p;
+    m->cap = cap;
+  }
+  memcpy(m->p + m->len, data, length);
+  m->len += length;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static ct_status_t write_png_file(const char *path, cairo_surface_t *img, ct_error_t *err) {
+  struct { char *p; size_t len, cap; } m = { NULL, 0, 0 };
+  ct_status_t st;
+  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+    free(m.p);
+    return ct_set_error(err, CT_ERR_NOMEM, "%s: cannot encode the PNG", path);
+  }
+  st = write_file(path, m.p, m.len, err);
+  free(m.p);
+  return st;
+}
+
+/* "dir/name.ext", or "dir/name-N.ext" for page N of several. */
+static char *plate_path(const char *dir, const char *name, unsigned page, unsigned npages, const char *ext) {
+  size_t n = strlen(dir) + strlen(name) + strlen(ext) + 24;
+  char *p = malloc(n);
+  if (!p) return NULL;
+  if (npages > 1) snprintf(p, n, "%s/%s-%u.%s", dir, name, page + 1, ext);
+  else snprintf(p, n, "%s/%s.%s", dir, name, ext);
+  return p;
+}
+
+/* Page `i` of a PDF drawn by poppler onto white, `scale` pixels a point. */
+static cairo_surface_t *rasterize(PopplerDocument *doc, int i, double scale, double width_px) {
+  PopplerPage *page = poppler_document_get_page(doc, i);
+  cairo_surface_t *img;
+  cairo_t *cr;
+  double w, h;
+  if (!page) return NULL;
+  poppler_page_get_size(page, &w, &h);
+  if (width_px > 0) scale = width_px / w;
+  w = ceil(w * scale - 1e-6);
+  h = ceil(h * scale - 1e-6);
+  if (w < 1 || h < 1 || w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS) {
+    g_object_unref(page);
+    return NULL;
+  }
+  img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+  cr = cairo_create(img);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  cairo_scale(cr, scale, scale);
+  poppler_page_render(page, cr);
+  cairo_destroy(cr);
+  g_object_unref(page);
+  cairo_surface_flush(img);
+  if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(img);
+    return NULL;
+  }
+  return img;
+}
+
+/* preview *= the plate's ink: 1 - coverage (1 - color), per channel. */
+static void multiply_ink(cairo_surface_t *preview, cairo_surface_t *plate, const ct_rgba_t *ink) {
+  int w = cairo_image_surface_get_width(preview), h = cairo_image_surface_get_height(preview);
+  int pw = cairo_image_surface_get_width(plate), ph = cairo_image_surface_get_height(plate);
+  int ps = cairo_image_surface_get_stride(preview), ss = cairo_image_surface_get_stride(plate);
+  unsigned char *pd = cairo_image_surface_get_data(preview), *sd = cairo_image_surface_get_data(plate);
+  int x, y;
+  for (y = 0; y < h && y < ph; y++) {
+    uint32_t *row = (uint32_t *)(void *)(pd + (size_t)y * (size_t)ps);
+    const uint32_t *src = (const uint32_t *)(const void *)(sd + (size_t)y * (size_t)ss);
+    for (x = 0; x < w && x < pw; x++) {
+      double cover = 1 - (src[x] & 0xff) / 255.0;   /* gray plate: the blue byte will do */
+      double f[3] = { 1 - cover * (1 - ink->r), 1 - cover * (1 - ink->g), 1 - cover * (1 - ink->b) };
+      uint32_t v = row[x];
+      unsigned r = (unsigned)lround(((v >> 16) & 0xff) * f[0]), g = (unsigned)lround(((v >> 8) & 0xff) * f[1]),
+               b = (unsigned)lround((v & 0xff) * f[2]);
+      row[x] = 0xff000000u | r << 16 | g << 8 | b;
+    }
+  }
+  cairo_surface_mark_dirty(preview);
+}
+
+ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf_pass_t *base, int png,
+                            double dpi, int width_px, ct_error_t *err) {
+  cairo_surface_t **previews = NULL;
+  unsigned k, i, npreview = 0;
+  ct_status_t st = CT_OK;
+  struct stat sb;
+  double scale = (png ? dpi : (dpi > 150 ? dpi : 150)) / 72.0;
+
+  if (stat(dir, &sb) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot make the plates' directory: %s", dir, strerror(errno));
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return ct_set_error(err, CT_ERR_IO, "%s: not a directory (plates go there)", dir);
+  if (base->ink_count == 0) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: plates need inks (--ink NAME=#RRGGBB)", dir);
+
+  for (k = 0; k < base->ink_count && st == CT_OK; k++) {
+    ct_pdf_pass_t pass = *base;
+    char *mem = NULL, name[CT_INK_NAME_MAX * 2 + 8];
+    size_t mlen = 0;
+    GBytes *bytes;
+    GError *gerr = NULL;
+    PopplerDocument *doc;
+    int npages;
+    pass.plate = (int)k;
+    ink_file_name(base->inks[k].name, name, sizeof name);
+    if ((st = ct_pdf_pass(NULL, pdf, len, NULL, &mem, &mlen, &pass, err)) != CT_OK) break;
+    if (!png) {
+      char *path = plate_path(dir, name, 0, 1, "pdf");
+      st = path ? write_file(path, mem, mlen, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      free(path);
+    }
+    bytes = g_bytes_new_take(mem, mlen);
+    doc = st == CT_OK ? poppler_document_new_from_bytes(bytes, NULL, &gerr) : NULL;
+    if (st == CT_OK && !doc) {
+      st = ct_set_error(err, CT_ERR_BACKEND, "%s: plate '%s' cannot be read back: %s", dir, base->inks[k].name,
+                        gerr ? gerr->message : "?");
+    }
+    if (gerr) g_error_free(gerr);
+    npages = doc ? poppler_document_get_n_pages(doc) : 0;
+    if (doc && !previews) {
+      npreview = (unsigned)npages;
+      if (!(previews = calloc(npreview ? npreview : 1, sizeof *previews))) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    }
+    for (i = 0; doc && st == CT_OK && i < (unsigned)npages; i++) {
+      cairo_surface_t *img = rasterize(doc, (int)i, scale, png ? width_px : 0);
+      if (!img) { st = ct_set_error(err, CT_ERR_LIMIT, "%s: plate '%s', page %u: cannot be rasterized (too large?)", dir, base->inks[k].name, i + 1); break; }
+      if (png) {
+        char *path = plate_path(dir, name, i, (unsigned)npages, "png");
+        st = path ? write_png_file(path, img, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+        free(path);
+      }
+      if (st == CT_OK && i < npreview) {
+        if (!previews[i]) {
+          previews[i] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(img),
+                                                   cairo_image_surface_get_height(img));
+          { cairo_t *cr = cairo_create(previews[i]); cairo_set_source_rgb(cr, 1, 1, 1); cairo_paint(cr); cairo_destroy(cr); }
+          cairo_surface_flush(previews[i]);
+        }
+        multiply_ink(previews[i], img, &base->inks[k].color);
+      }
+      cairo_surface_destroy(img);
+    }
+    if (doc) g_object_unref(doc);
+    g_bytes_unref(bytes);
+  }
+  for (i = 0; i < npreview; i++) {
+    if (st == CT_OK && previews[i]) {
+      char *path = plate_path(dir, "preview", i, npreview, "png");
+      st = path ? write_png_file(path, previews[i], err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      free(path);
+    }
+    if (previews[i]) cairo_surface_destroy(previews[i]);
+  }
+  free(previews);
+  return st;
+}
