@@ -84,7 +84,10 @@ static void warn_stderr(void *data, const char *msg) {
 static const char usage_main[] =
   "usage: chromatype SCRIPT.lua [ARGS...]      run a Lua script with the chromatype library\n"
   "       chromatype DOC.xml [-o OUT] [--dpi N] [--format F] [--no-text-layer] [--cmyk]\n"
-  "                                            render an XML document to PDF, PNG or SVG\n"
+  "                  [--ink NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]]... [--inks-only]\n"
+  "                  [--overprint] [--plates DIR]\n"
+  "                                            render an XML document to PDF, PNG or SVG;\n"
+  "                                            --ink: a spot ink, printed from its own plate\n"
   "       chromatype [-f FILTER]... [--seed N|random] [--watch] SCRIPT.lua|DOC.xml ...\n"
   "                                            the same through Lua filters (FILE.lua or\n"
   "                                            FILE.lua:key=value,...; ready ones by name),\n"
@@ -143,6 +146,12 @@ static const char usage_view[] =
   "      --dpi=N                PNG resolution (default: 72)\n"
   "      --no-text-layer        PDF: leave out the invisible text that makes it copyable\n"
   "      --cmyk                 PDF: convert to CMYK with Ghostscript (for print shops)\n"
+  "      --ink=NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]\n"
+  "                             PDF: a spot ink (repeatable): the ink's color and its lighter\n"
+  "                             tints print on its own plate; cmyk= is its alternate color\n"
+  "      --inks-only            PDF: a color that no ink prints is an error\n"
+  "      --overprint            PDF: every ink overprints (mixes with the inks under it)\n"
+  "      --plates=DIR           one grayscale plate per ink, and preview.png, in DIR\n"
   "  -h, --help                 this help\n"
   "      --version              the version\n";
 
@@ -338,6 +347,20 @@ static unsigned resolve_palette(ct_font_t *font, const char *s) {
   die(1, "%s: no palette named '%s'", ct_font_get_path(font), s);
 }
 
+/* --ink SPEC (view and documents): checked at once, a bad spec is a usage error; an ink of
+   a name given before replaces it.  Returns its index in inks[] (at most CT_MAX_INKS). */
+static unsigned add_ink(ct_ink_t inks[], unsigned *n, const char *spec) {
+  char why[256];
+  ct_ink_t ink;
+  unsigned i;
+  if (ct_ink_parse(spec, &ink, why, sizeof why) != 0) die(EXIT_USAGE, "--ink: %s", why);
+  for (i = 0; i < *n && strcmp(inks[i].name, ink.name) != 0; i++) {}
+  if (i == CT_MAX_INKS) die(EXIT_USAGE, "--ink: more than %d inks", CT_MAX_INKS);
+  inks[i] = ink;
+  if (i == *n) (*n)++;
+  return i;
+}
+
 /* ---- view ------------------------------------------------------------- */
 
 static int cmd_view(int argc, char **argv) {
@@ -349,6 +372,8 @@ static int cmd_view(int argc, char **argv) {
   ct_text_style_t style;
   ct_write_options_t wo;
   ct_palette_override_t *overrides = NULL;
+  ct_ink_t inks[CT_MAX_INKS];
+  unsigned ninks = 0;
   ct_rgba_t background = { 1, 1, 1, 1 };
   double margin[4] = { 16, 16, 16, 16 }, advance = 0, width, height, asc, desc;
   unsigned face_index = 0;
@@ -429,6 +454,15 @@ static int cmd_view(int argc, char **argv) {
       wo.no_text_layer = 1;
     } else if (opt_is(&o, a, "--cmyk", 0)) {
       wo.cmyk = 1;
+    } else if (opt_is(&o, a, "--ink", 1)) {
+      add_ink(inks, &ninks, o.value);
+    } else if (opt_is(&o, a, "--inks-only", 0)) {
+      wo.inks_only = 1;
+    } else if (opt_is(&o, a, "--overprint", 0)) {
+      wo.overprint = 1;
+    } else if (opt_is(&o, a, "--plates", 1)) {
+      if (!o.value[0]) die(EXIT_USAGE, "--plates needs a directory");
+      wo.plates = o.value;
     } else {
       die(EXIT_USAGE, "view: unknown option '%s' (see 'chromatype view --help')", a);
     }
@@ -445,6 +479,8 @@ static int cmd_view(int argc, char **argv) {
   style.shape.script = script;
   style.shape.language = language;
   wo.format = ofmt;
+  wo.inks = ninks ? inks : NULL;
+  wo.ink_count = ninks;
   if (PARSE_ONLY) return 0;
 
   font = open_font(font_path, face_index);
@@ -729,6 +765,7 @@ static struct {
   int sandbox;
   const char *max_memory, *max_instructions, *timeout;
   const char *output;         /* -o of a document: writable in the sandbox */
+  const char *plates;         /* --plates of a document: writable in the sandbox */
 } run_opts;
 
 /* Defaults of --sandbox for limits not given. */
@@ -844,10 +881,14 @@ static void filter_path(char *buf, size_t size) {
 }
 
 static const char setup_lua[] =
-  "local path, seed, watch, sandbox, home, output = ...\n"
+  "local path, seed, watch, sandbox, home, output, plates = ...\n"
   "local filter = require 'chromatype.filter'\n"
   "filter.path = path\n"
-  "if sandbox then require('chromatype.sandbox').enable(home, output) end\n"
+  "if sandbox then\n"
+  "  local sb = require 'chromatype.sandbox'\n"
+  "  sb.enable(home, output)\n"
+  "  if plates then sb.outputs[plates] = true end\n"
+  "end\n"
   "if seed then\n"
   "  local n\n"
   "  if seed == 'random' then\n"
@@ -859,7 +900,7 @@ static const char setup_lua[] =
   "  end\n"
   "  filter.cli_seed = n\n"
   "end\n"
-  "for i = 7, select('#', ...) do\n"
+  "for i = 8, select('#', ...) do\n"
   "  local f, err = filter.load((select(i, ...)))\n"
   "  if not f then error(err, 0) end\n"
   "  filter.defaults[#filter.defaults + 1] = f\n"
@@ -890,8 +931,9 @@ static int setup_run(lua_State *L) {
   lua_pushboolean(L, run_opts.sandbox);
   lua_pushstring(L, run_home);
   if (run_opts.output) lua_pushstring(L, run_opts.output); else lua_pushnil(L);
+  if (run_opts.plates) lua_pushstring(L, run_opts.plates); else lua_pushnil(L);
   for (i = 0; i < run_opts.nfilters; i++) lua_pushstring(L, run_opts.filters[i]);
-  lua_call(L, 6 + run_opts.nfilters, 0);
+  lua_call(L, 7 + run_opts.nfilters, 0);
   return 0;
 }
 
@@ -1071,8 +1113,10 @@ static int is_document(const char *a) {
 /* Reads the document (stdin for "-"), renders it to -o (default: DOC with .pdf; stdout
    for "-"); errors print one line. */
 static const char document_lua[] =
-  "local path, out, dpi, format, no_text, cmyk = ...\n"
-  "local opts = { format = format, text_layer = not no_text or nil, cmyk = cmyk or nil }\n"
+  "local path, out, dpi, format, no_text, cmyk, inks, inks_only, overprint, plates = ...\n"
+  "local opts = { format = format, text_layer = not no_text or nil, cmyk = cmyk or nil,\n"
+  "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
+  "  plates = plates }\n"
   "if no_text then opts.text_layer = false end\n"
   "if dpi then opts.dpi = tonumber(dpi) or error('--dpi: expected a number, got \\'' .. dpi .. '\\'', 0) end\n"
   "local h, e = io.stdin, nil\n"
@@ -1086,8 +1130,11 @@ static const char document_lua[] =
 
 static int cmd_document(int argc, char **argv) {
   lua_State *L;
-  const char *out = NULL, *dpi = NULL, *format = NULL;
-  int i, status, no_text = 0, cmyk = 0;
+  const char *out = NULL, *dpi = NULL, *format = NULL, *plates = NULL;
+  const char *specs[CT_MAX_INKS];   /* --ink, as given (checked by add_ink) */
+  ct_ink_t inks[CT_MAX_INKS];
+  unsigned ninks = 0, k;
+  int i, status, no_text = 0, cmyk = 0, inks_only = 0, overprint = 0;
   for (i = 1; i < argc; i++) {
     if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output-file") == 0) && i + 1 < argc) out = argv[++i];
     else if (strncmp(argv[i], "--output-file=", 14) == 0) out = argv[i] + 14;
@@ -1097,12 +1144,21 @@ static int cmd_document(int argc, char **argv) {
     else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
     else if (strcmp(argv[i], "--no-text-layer") == 0) no_text = 1;
     else if (strcmp(argv[i], "--cmyk") == 0) cmyk = 1;
+    else if (strcmp(argv[i], "--ink") == 0 && i + 1 < argc) { i++; specs[add_ink(inks, &ninks, argv[i])] = argv[i]; }
+    else if (strncmp(argv[i], "--ink=", 6) == 0) specs[add_ink(inks, &ninks, argv[i] + 6)] = argv[i] + 6;
+    else if (strcmp(argv[i], "--inks-only") == 0) inks_only = 1;
+    else if (strcmp(argv[i], "--overprint") == 0) overprint = 1;
+    else if (strcmp(argv[i], "--plates") == 0 && i + 1 < argc) plates = argv[++i];
+    else if (strncmp(argv[i], "--plates=", 9) == 0) plates = argv[i] + 9;
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
-             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [-f FILTER] [--seed N])", argv[i]);
+             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [--ink NAME=#RRGGBB[,...]]... "
+             "[--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N])", argv[i]);
   }
+  if (plates && !plates[0]) die(EXIT_USAGE, "--plates needs a directory");
   if (PARSE_ONLY) return 0;
   set_home(argv[0]);
   run_opts.output = out;
+  run_opts.plates = plates;
   L = new_state();
   status = load_run(L, document_lua, sizeof document_lua - 1, "=document");
   if (status == LUA_OK) {
@@ -1112,7 +1168,15 @@ static int cmd_document(int argc, char **argv) {
     if (format) lua_pushstring(L, format); else lua_pushnil(L);
     lua_pushboolean(L, no_text);
     lua_pushboolean(L, cmyk);
-    status = lua_pcall(L, 6, 0, 0);
+    lua_createtable(L, (int)ninks, 0);
+    for (k = 0; k < ninks; k++) {
+      lua_pushstring(L, specs[k]);
+      lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    lua_pushboolean(L, inks_only);
+    lua_pushboolean(L, overprint);
+    if (plates) lua_pushstring(L, plates); else lua_pushnil(L);
+    status = lua_pcall(L, 10, 0, 0);
   }
   collect_inputs(L);
   if (status != LUA_OK) {

@@ -217,6 +217,74 @@ if command -v pdftotext >/dev/null 2>&1; then
   [ -z "$(pdftotext "$T/tl0.pdf" - | tr -d '\f\n')" ] && ok || bad "--no-text-layer still has text"
 fi
 
+# ---- spot inks: --ink (checked when parsed: a bad one is a one-line usage error, exit 2,
+# no file), --inks-only, --overprint, --plates, for view and documents (also through -f and
+# --watch), seen in the plates (a file per ink) and in --inks-only's refusals
+expect 0 "--ink NAME=#RRGGBB" "$CT" --help
+expect 0 "--inks-only" "$CT" --help
+expect 0 "--plates DIR" "$CT" --help
+for opt in "--ink=NAME=#RRGGBB" --inks-only --overprint --plates=DIR; do expect 0 "$opt" "$CT" view --help; done
+printf '<document size="A7" margin="5mm"><style name="default" font="%s" size="20pt"/>\n<page><frame><p>AB</p></frame></page></document>\n' \
+  "$F/ct-colr0.ttf" > "$T/ink.xml"
+printf 'return { Glyph = function() end }\n' > "$T/nop.lua"
+for spec in "Black=#000000" "Pink" "=#ff0000" "W=#ffffff" "A=#ff000080" "A=#ff0000,knockout" "A=#ff0000,cmyk=1/2/3" "A=nocolor"; do
+  expect 2 "chromatype: --ink: " "$CT" view $F/ct-colr0.ttf AB --ink "$spec" -o "$T/inkbad.pdf"
+  expect 2 "chromatype: --ink: " "$CT" "$T/ink.xml" --ink "$spec" -o "$T/inkbad.pdf"
+  one_line "$CT" "$T/ink.xml" --ink "$spec" -o "$T/inkbad.pdf"
+  one_line "$CT" view $F/ct-colr0.ttf AB --ink="$spec" -o "$T/inkbad.pdf"
+done
+expect 2 "the name of a process colorant" "$CT" "$T/ink.xml" --ink=Black=#000000 -o "$T/inkbad.pdf"
+expect 2 "white is the paper" "$CT" view $F/ct-colr0.ttf AB --ink=W=#fff -o "$T/inkbad.pdf"
+expect 2 "option '--ink' needs a value" "$CT" view $F/ct-colr0.ttf AB --ink
+expect 2 "unexpected argument '--ink'" "$CT" "$T/ink.xml" --ink
+expect 2 "--plates needs a directory" "$CT" view $F/ct-colr0.ttf AB --plates= -o "$T/inkbad.pdf"
+expect 2 "--plates needs a directory" "$CT" "$T/ink.xml" --plates= -o "$T/inkbad.pdf"
+expect 2 "option '--overprint' takes no value" "$CT" view $F/ct-colr0.ttf AB --overprint=yes
+many=""; i=0; while [ $i -lt 33 ]; do i=$((i + 1)); many="$many --ink=Ink$i=#ff0000"; done
+# shellcheck disable=SC2086
+expect 2 "--ink: more than 32 inks" "$CT" view $F/ct-colr0.ttf AB $many -o "$T/inkbad.pdf"
+# shellcheck disable=SC2086
+expect 2 "--ink: more than 32 inks" "$CT" "$T/ink.xml" $many -o "$T/inkbad.pdf"
+ls "$T" | grep -q inkbad && bad "a refused --ink left a file" || ok
+# the same name twice is one ink (the later), not two
+same=""; i=0; while [ $i -lt 40 ]; do i=$((i + 1)); same="$same --ink=Pink=#ff48b0"; done
+# shellcheck disable=SC2086
+expect 0 "" "$CT" view $F/ct-colr0.ttf AB $same -o "$T/inksame.pdf"
+plates_are() {   # DIR FILES...: the plate directory holds exactly these files
+  dir=$1; shift
+  got=$(ls "$dir" 2>/dev/null | tr '\n' ' ')
+  [ "$got" = "$* " ] && ok || bad "plates in $dir: '$got', want '$* '"
+}
+expect 0 "" "$CT" view $F/ct-colr0.ttf AB --format=mono --foreground=ff48b0 --ink 'Fluorescent Pink=#ff48b0,overprint,cmyk=0/70/0/0' \
+  --ink=Teal=#008080 --inks-only --overprint --plates "$T/vplates" -o "$T/inkv.pdf"
+head -c 5 "$T/inkv.pdf" | grep -q '%PDF-' && ok || bad "view --ink wrote no PDF"
+plates_are "$T/vplates" Fluorescent-Pink.pdf Teal.pdf preview.png
+expect 1 "no ink prints.*(--inks-only)" "$CT" view $F/ct-colr0.ttf AB --ink Teal=#008080 --inks-only -o "$T/inkbad.pdf"
+expect 0 "" "$CT" "$T/ink.xml" --ink 'Fluorescent Pink=#ff48b0,overprint,cmyk=0/70/0/0' --ink=Teal=#008080 \
+  --overprint --plates="$T/dplates" -o "$T/inkd.pdf"
+head -c 5 "$T/inkd.pdf" | grep -q '%PDF-' && ok || bad "DOC.xml --ink wrote no PDF"
+plates_are "$T/dplates" Fluorescent-Pink.pdf Teal.pdf preview.png
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c "
+import re, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+s = d + b''.join(zlib.decompress(m.group(1)) for m in re.finditer(rb'stream\r?\n(.*?)endstream', d, re.S) if m.group(1)[:2] == b'x\x9c')
+sys.exit(0 if b'/Separation /Fluorescent#20Pink' in s and b'/Separation /Teal' in s else 1)" "$T/inkd.pdf" && ok || bad "DOC.xml --ink: no Separation color spaces"
+fi
+printf '<document size="A7"><ink name="Riso Blue" color="#0078bf"/><style name="default" font="%s" size="20pt"/>\n<page><frame><p>AB</p></frame></page></document>\n' \
+  "$F/ct-colr0.ttf" > "$T/inkx.xml"
+expect 0 "" "$CT" "$T/inkx.xml" --ink Teal=#008080 --plates "$T/xplates" -o "$T/inkx.png"
+plates_are "$T/xplates" Riso-Blue.png Teal.png preview.png
+expect 1 "no ink prints.*(--inks-only)" "$CT" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
+expect 0 "" "$CT" -f "$T/nop.lua" "$T/inkx.xml" --ink Teal=#008080 --overprint --plates "$T/fplates" -o "$T/inkf.pdf"
+plates_are "$T/fplates" Riso-Blue.pdf Teal.pdf preview.png
+expect 1 "no ink prints.*(--inks-only)" "$CT" -f "$T/nop.lua" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
+expect 2 "chromatype: --ink: ink 'Black'" "$CT" -f "$T/nop.lua" "$T/ink.xml" --ink Black=#000 -o "$T/inkf2.pdf"
+expect 0 "rendered" env CHROMATYPE_WATCH_RUNS=1 "$CT" --watch "$T/inkx.xml" --ink Teal=#008080 --plates "$T/wplates" -o "$T/inkw.pdf"
+plates_are "$T/wplates" Riso-Blue.pdf Teal.pdf preview.png
+expect 2 "chromatype: --ink: ink 'W'" env CHROMATYPE_WATCH_RUNS=1 "$CT" --watch "$T/ink.xml" --ink W=#fff -o "$T/inkw2.pdf"
+ls "$T" | grep -q inkbad && bad "a failed --inks-only left a file" || ok
+
 # ---- CMYK PDFs through Ghostscript: DeviceCMYK colors, text still copyable, same bytes
 # on repeat, and a clear error (no file left) when gs is missing
 if command -v gs >/dev/null 2>&1; then

@@ -65,6 +65,16 @@ expect 1 "sandbox: filter '$T/evil-outside.lua' refused" "$CT" --sandbox doc.xml
 expect 0 "" "$CT" --sandbox doc.xml -o "$T/doc-out.pdf" -f shadow:offset=1pt
 [ -s "$T/doc-out.pdf" ] && ok || bad "the document's own -o was not written"
 
+# --plates: a directory the command line names may be anywhere; a sandboxed script's only below
+expect 0 "" "$CT" --sandbox doc.xml -o "$T/doc-ink.pdf" --ink Teal=#008080 --plates "$T/plates"
+[ -s "$T/plates/Teal.pdf" ] && ok || bad "--plates outside the working directory was not written"
+printf 'local c = require("chromatype").canvas{width=5,height=5}\nc:write("p.pdf", { plates = "%s/plates2" })\n' "$T" > plates.lua
+expect 1 "sandbox: writing '$T/plates2' refused" "$CT" --sandbox plates.lua
+[ -e p.pdf ] && bad "a refused --plates wrote the PDF" || ok
+printf 'local c = require("chromatype").canvas{width=5,height=5}:ink("Teal=#008080")\nassert(c:write("p.pdf", { plates = "sub/plates" }))\n' > plates-in.lua
+expect 0 "" "$CT" --sandbox plates-in.lua
+[ -s sub/plates/Teal.pdf ] && ok || bad "a sandboxed script's plates below the working directory were not written"
+
 # a batch's Lua template runs in the sandbox too
 printf 'local h = io.open("/etc/hostname")\n' > tmpl.lua
 printf 'id\n1\n' > one.csv
