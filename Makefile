@@ -40,7 +40,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
 EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
-TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg
+TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
 .PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
@@ -101,6 +101,12 @@ demo: all
 	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).pdf || exit 1; \
 	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).png || exit 1; \
 	done
+	@echo "demo: examples/riso-poster.xml in three spot inks, plates in out/riso-plates/"
+	@$(B)/chromatype examples/riso-poster.xml -o out/riso-poster.pdf --inks-only --plates out/riso-plates
+	@# every PDF must be valid for preflight tools and RIPs, not only for readers
+	@for f in out/*.pdf out/riso-plates/*.pdf; do \
+	  qpdf --check "$$f" >/dev/null 2>&1 || { echo "demo: $$f fails qpdf --check:"; qpdf --check "$$f"; exit 1; }; \
+	done; echo "demo: qpdf --check passes on every PDF"
 	@echo "demo: images are in out/"
 
 check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
