@@ -824,6 +824,15 @@ function Document:render(opts)
   return c, report
 end
 
+-- Calls c:write, c:stream or c:finish: what the core refuses (a color no ink prints under
+-- inks_only, plates without inks) comes out as its one-line message, which names the file,
+-- without this module's position.
+local function output(c, method, ...)
+  local r = table.pack(pcall(c[method], c, ...))
+  if r[1] then return table.unpack(r, 2, r.n) end
+  error((tostring(r[2]):gsub("^[^\n]-document%.lua:%d+: ", "")), 0)
+end
+
 --- Renders and writes the document: `.pdf` (every page, with the title, author, subject
 --- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
 -- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`, `inks`,
@@ -846,7 +855,7 @@ function Document:write(path, opts)
     return self:write_stream(path, wo, opts.seed or filter.cli_seed or self.seed)
   end
   local c, report = self:render { filters = opts.filters, seed = opts.seed }
-  local ok, err, code = c:write(path, wo)
+  local ok, err, code = output(c, "write", path, wo)
   return ok, err, code, c, report
 end
 
@@ -865,14 +874,14 @@ function Document:write_stream(path, wo, seed)
       else
         c = self:draw_sheet(c, sheet, sheet.frames, false)
       end
-      if index == 1 then c:stream(path, wo) end
+      if index == 1 then output(c, "stream", path, wo) end
     end)
   end)
   if not ok then
     if c then c:close() end            -- drops the half-written file
     error(err, 0)
   end
-  local okf, ferr, code = c:finish()
+  local okf, ferr, code = output(c, "finish")
   return okf, ferr, code, c, report
 end
 

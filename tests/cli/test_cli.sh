@@ -275,7 +275,9 @@ printf '<document size="A7"><ink name="Riso Blue" color="#0078bf"/><style name="
   "$F/ct-colr0.ttf" > "$T/inkx.xml"
 expect 0 "" "$CT" "$T/inkx.xml" --ink Teal=#008080 --plates "$T/xplates" -o "$T/inkx.png"
 plates_are "$T/xplates" Riso-Blue.png Teal.png preview.png
-expect 1 "no ink prints.*(--inks-only)" "$CT" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
+expect 1 "^chromatype: $T/inkbad.pdf: 4 colors no ink prints, left in process: .* (--inks-only)$" "$CT" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
+one_line "$CT" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
+expect 1 "^chromatype: $T/inkbad.png: plates need inks" "$CT" "$T/ink.xml" --plates "$T/noplates" -o "$T/inkbad.png"
 expect 0 "" "$CT" -f "$T/nop.lua" "$T/inkx.xml" --ink Teal=#008080 --overprint --plates "$T/fplates" -o "$T/inkf.pdf"
 plates_are "$T/fplates" Riso-Blue.pdf Teal.pdf preview.png
 expect 1 "no ink prints.*(--inks-only)" "$CT" -f "$T/nop.lua" "$T/inkx.xml" --inks-only -o "$T/inkbad.pdf"
