@@ -1205,6 +1205,8 @@ static const char usage_batch[] =
   "      --resume           skip records whose output exists\n"
   "      --max-records N    refuse more records than N (default 1000000)\n"
   "      --dpi N            PNG resolution\n"
+  "      --ink NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K], --inks-only, --overprint\n"
+  "                         spot inks of XML templates, as for documents (no --plates)\n"
   "      --quiet            no progress display (failures and the summary still print)\n"
   "  -f FILTER, --seed N, --sandbox, --max-memory, --max-instructions, --timeout\n"
   "                         as for documents (chromatype --help)\n"
@@ -1217,9 +1219,10 @@ static const char usage_batch[] =
 #define MAX_JOBS 256
 
 static const char batch_lua[] =
-  "local template, data, output, k, n, w, j, resume, limit, dpi = ...\n"
+  "local template, data, output, k, n, w, j, resume, limit, dpi, inks, inks_only, overprint = ...\n"
   "local opts = { template = template, data = data, output = output, shard = { k, n },\n"
   "  worker = { w, j }, resume = resume, limit = limit, dpi = dpi,\n"
+  "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
   "  seed = require('chromatype.filter').cli_seed }\n"
   "if not require('chromatype.batch').worker(opts) then os.exit(1) end\n";
 
@@ -1228,12 +1231,17 @@ typedef struct {
   long k, n, jobs, limit;
   double dpi;
   int resume, quiet;
+  const char *ink_specs[CT_MAX_INKS];   /* --ink, as given (checked by add_ink) */
+  ct_ink_t inks[CT_MAX_INKS];
+  unsigned ninks;
+  int inks_only, overprint;
 } batch_opts_t;
 
 /* A worker: its records to standard output (a pipe to the parent), as events. */
 static int batch_worker(const batch_opts_t *bo, long w) {
   lua_State *L;
   int status;
+  unsigned i;
   set_home(bo->tmpl);
   L = new_state();
   status = load_run(L, batch_lua, sizeof batch_lua - 1, "=batch");
@@ -1248,7 +1256,14 @@ static int batch_worker(const batch_opts_t *bo, long w) {
     lua_pushboolean(L, bo->resume);
     lua_pushinteger(L, bo->limit);
     if (bo->dpi > 0) lua_pushnumber(L, bo->dpi); else lua_pushnil(L);
-    status = lua_pcall(L, 10, 0, 0);
+    lua_createtable(L, (int)bo->ninks, 0);
+    for (i = 0; i < bo->ninks; i++) {
+      lua_pushstring(L, bo->ink_specs[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_pushboolean(L, bo->inks_only);
+    lua_pushboolean(L, bo->overprint);
+    status = lua_pcall(L, 13, 0, 0);
   }
   if (status != LUA_OK) {
     const char *limit = lct_limit_message();
@@ -1396,6 +1411,17 @@ static int cmd_batch(int argc, char **argv) {
         *slash = '/';
         if (bo.k > bo.n) die(EXIT_USAGE, "batch: --shard: K must be from 1 to N, got '%s'", v);
       }
+    } else if (strcmp(a, "--ink") == 0 || strncmp(a, "--ink=", 6) == 0) {
+      const char *v = a[5] == '=' ? a + 6 : NULL;
+      if (!v) {
+        if (i + 1 >= argc) die(EXIT_USAGE, "batch: --ink needs a value");
+        v = argv[++i];
+      }
+      bo.ink_specs[add_ink(bo.inks, &bo.ninks, v)] = v;
+    } else if (strcmp(a, "--inks-only") == 0) {
+      bo.inks_only = 1;
+    } else if (strcmp(a, "--overprint") == 0) {
+      bo.overprint = 1;
     } else if (strcmp(a, "--resume") == 0) {
       bo.resume = 1;
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {

@@ -293,7 +293,8 @@ function M.render_record(template, record, index, out, opts)
       template.name .. ": ")
     local document = require "chromatype.document"
     local doc = document.from_xml(xml, template.name)
-    local ok, err = doc:write(out, { seed = opts.seed, dpi = opts.dpi })
+    local ok, err = doc:write(out, { seed = opts.seed, dpi = opts.dpi, inks = opts.inks, inks_only = opts.inks_only,
+      overprint = opts.overprint })
     if not ok then error(err, 0) end
   else
     -- a Lua template runs with the script's globals, or the sandbox's under --sandbox
@@ -323,7 +324,8 @@ end
 
 --- Runs a batch.  Options: `template` (path), `records` (list) or `data` (path), `output`
 --- (pattern), `shard` ({k, n}), `worker` ({w, j}: of the shard's records, those whose rank r
---- has (r - 1) % j == w - 1), `resume`, `seed`, `dpi`, `limit` (most records), `lenient`
+--- has (r - 1) % j == w - 1), `resume`, `seed`, `dpi`, `inks`, `inks_only`, `overprint` (write
+--- options of XML templates, see canvas:write), `limit` (most records), `lenient`
 --- (records that cannot be read fail alone instead of stopping the batch), `on_start`
 --- (function(count) with the number of records this call renders), `on_record`
 --- (function(event) with {index =, line =, status = "done"|"failed"|"skipped", output =,

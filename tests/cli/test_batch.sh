@@ -54,6 +54,15 @@ printf '{"id": "a", "name": "Ann"}\n{"id": "b", "name": "Bob"}\nnot json\n' > r.
 expect 3 "record 3: r.jsonl:3: unexpected" "$CT" batch t.lua --data r.jsonl -o 'lua/{id}.png' -q
 [ -s lua/a.png ] && [ -s lua/b.png ] && ok || bad "the Lua template wrote nothing"
 
+# spot inks of XML templates: --ink, --inks-only, --overprint reach every record's PDF
+printf 'id,name,greeting,color\n1,Ann,hi,#1d3557\n2,Bob,hi,#1d3557\n' > ink.csv
+expect 0 "2 done, 0 failed" "$CT" batch t.xml --data ink.csv -o 'ink/{id}.pdf' --ink 'Navy=#1d3557,overprint' --inks-only --overprint -q
+[ -s ink/1.pdf ] && [ -s ink/2.pdf ] && ok || bad "the ink batch wrote nothing"
+expect 3 "record 1 (ink.csv:2): ink2/1.pdf: 1 color no ink prints, left in process: #1d3557 (--inks-only)" "$CT" batch t.xml --data ink.csv -o 'ink2/{id}.pdf' --ink=Teal=#008080 --inks-only -q
+expect 2 "chromatype: --ink: ink 'Black'" "$CT" batch t.xml --data ink.csv -o 'ink3/{id}.pdf' --ink Black=#000000
+expect 2 "batch: --ink needs a value" "$CT" batch t.xml --data ink.csv -o 'ink3/{id}.pdf' --ink
+[ -e ink2 ] && [ "$(ls ink2)" != "" ] && bad "failed ink records left files" || ok
+
 # usage and fatal errors
 expect 2 "batch: --data RECORDS is needed" "$CT" batch t.xml -o 'x/{id}.pdf'
 expect 2 "names no field" "$CT" batch t.xml --data r.csv -o x.pdf
