@@ -2,8 +2,9 @@
 -- (process colorant names, white, alpha), replacement by name, canvas:inks and ct.parse_ink
 -- round trips, registration rectangles, the write options (inks, inks_only, overprint,
 -- plates) on c:write, c:stream and documents, and inks of documents (ct.document{inks =},
--- XML <ink>) on the canvases they make, through the plain, streaming and filter paths;
--- print marks in registration color.  What the PDF holds is the core's (tests/c).
+-- XML <ink>) on the canvases they make, through the plain, streaming and filter paths (seen
+-- in the core's plates, one file per ink, and its warnings); print marks in registration
+-- color.  What the PDF holds is the core's to test.
 local ct = require "chromatype"
 local document = require "chromatype.document"
 
@@ -19,6 +20,33 @@ local function xml(body, inks)
 end
 
 local function from_xml_err(text) return document.from_xml(text, "t.xml") end
+
+-- The core's warnings ("ink 'Teal' is not used", colors no ink prints), kept from stderr.
+local warnings = {}
+ct.on_warning(function(msg) warnings[#warnings + 1] = msg end)
+
+-- Whether a warning matches `pattern`; clears the list.
+local function warned(pattern)
+  local found = false
+  for _, w in ipairs(warnings) do if w:find(pattern) then found = true end end
+  warnings = {}
+  return found
+end
+
+-- A fresh directory name for plates.
+local function platedir() return tmpname(".plates") end
+
+-- The files in a plate directory, sorted (then removed, with the directory).
+local function plates(dir)
+  local p = assert(io.popen(("ls -1 '%s' 2>/dev/null"):format(dir)))
+  local names = {}
+  for name in p:lines() do names[#names + 1] = name end
+  p:close()
+  table.sort(names)
+  for _, name in ipairs(names) do os.remove(dir .. "/" .. name) end
+  os.remove(dir)
+  return names
+end
 
 return {
   -- ---- canvas:ink ----------------------------------------------------------------------
@@ -125,10 +153,18 @@ return {
     c:ink(PINK)
     c:rect { x = 0, y = 0, w = 50, h = 50, color = "#ff48b0" }
     c:rect { x = 0, y = 0, w = 5, h = 5, color = "registration" }
-    local p = tmpname(".pdf")
+    local p, dir = tmpname(".pdf"), platedir()
+    warnings = {}
     assert(c:write(p, { inks = { "Teal=#008080", { name = "Gold", color = "#c9a227", cmyk = { 0, 20, 80, 20 } } },
-      inks_only = false, overprint = true }))
-    assert(c:write(tmpname(".png"), { inks = {}, overprint = false }))
+      inks_only = false, overprint = true, plates = dir }))
+    eq(plates(dir), { "Fluorescent-Pink.pdf", "Gold.pdf", "Teal.pdf", "preview.png" })
+    assert(warned("ink 'Teal' is not used"), "the write option's inks reach the core")
+    dir = platedir()
+    assert(c:write(tmpname(".png"), { inks = {}, overprint = false, plates = dir }))
+    eq(plates(dir), { "Fluorescent-Pink.png", "preview.png" })
+    c:rect { x = 50, y = 50, w = 10, h = 10, color = "#123456" }
+    checkerr("no ink prints.*%-%-inks%-only", c.write, c, p, { inks_only = true })
+    assert(c:write(p, { inks_only = true, inks = { "Navy=#123456" } }))
   end },
   { "write options: bad inks and unknown keys raise", function()
     local c, p = canvas(), tmpname(".pdf")
@@ -155,9 +191,13 @@ return {
     local c, p = canvas(), tmpname(".pdf")
     checkerr("field 'inks': %[1%]: ink 'Black'", c.stream, c, p, { inks = { "Black=#000" } })
     checkerr("unknown field 'plate'", c.stream, c, p, { plate = "x" })
-    c:stream(p, { inks = { PINK }, overprint = true, inks_only = false })
+    local dir = platedir()
+    c:stream(p, { inks = { PINK, "Teal=#008080" }, overprint = true, inks_only = true, plates = dir })
     c:rect { x = 0, y = 0, w = 10, h = 10, color = "#ff48b0" }
+    c:new_page()
+    c:rect { x = 0, y = 0, w = 10, h = 10, color = "#008080" }
     assert(c:finish())
+    eq(plates(dir), { "Fluorescent-Pink.pdf", "Teal.pdf", "preview-1.png", "preview-2.png" })
   end },
 
   -- ---- documents -------------------------------------------------------------------------
@@ -173,14 +213,19 @@ return {
     d:style("default", { font = FONT, size = 20 })
     d:page():frame {}:text("AB")
     d:page():frame {}:text("BA")
-    local ok, err, _, c = d:write(tmpname(".pdf"))          -- page by page
+    local dir = platedir()
+    local ok, err, _, c = d:write(tmpname(".pdf"), { plates = dir })          -- page by page
     assert(ok, err)
     eq(c:inks(), { { name = "Teal", color = "#008080", overprint = false } })
+    eq(plates(dir), { "Teal.pdf", "preview-1.png", "preview-2.png" })
     local seen = 0
     d:filter { Glyph = function() seen = seen + 1 end }
     c = d:render()
     assert(seen > 0, "the filter ran")
     eq(c:inks(), { { name = "Teal", color = "#008080", overprint = false } })
+    dir = platedir()
+    assert(d:write(tmpname(".pdf"), { plates = dir, inks = { "Gold=#c9a227" } }))
+    eq(plates(dir), { "Gold.pdf", "Teal.pdf", "preview-1.png", "preview-2.png" })
   end },
   { "ct.document: bad inks raise naming the field", function()
     checkerr("bad argument #1 to 'document' %(field 'inks': %[2%]: ink 'Black'", ct.document,
@@ -198,17 +243,25 @@ return {
     checkerr("field 'inks': %[1%]: ink 'Black'", d.write, d, tmpname(".png"), bad)
     checkerr("field 'overprint': expected boolean", d.write, d, tmpname(".pdf"), { overprint = 1 })
     checkerr("field 'plates': expected string", d.write, d, tmpname(".png"), { plates = 1 })
+    warnings = {}
     assert(d:write(tmpname(".pdf"), { inks = { "Pink=#ff48b0" }, inks_only = false, overprint = true }))
+    assert(warned("ink 'Pink' is not used"), "streamed: the inks reach the core")
+    checkerr("no ink prints", d.write, d, tmpname(".pdf"), { inks_only = true, inks = { "Pink=#ff48b0" } })
     d:filter { Glyph = function() end }
     checkerr("field 'inks_only': expected boolean", d.write, d, tmpname(".pdf"), { inks_only = "no" })
     assert(d:write(tmpname(".pdf"), { inks = { PINK }, overprint = true }))
+    assert(warned("ink 'Fluorescent Pink' is not used"), "filtered: the inks reach the core")
+    checkerr("no ink prints", d.write, d, tmpname(".pdf"), { inks_only = true, inks = { "Pink=#ff48b0" } })
   end },
   { "document.render takes inks, inks_only, overprint, plates", function()
-    local out = tmpname(".pdf")
+    local out, dir = tmpname(".pdf"), platedir()
     local c, ok, err = document.render(xml(), "t.xml", out, { inks = { "Pink=#ff48b0" }, inks_only = false,
-      overprint = true })
+      overprint = true, plates = dir })
     assert(ok, err)
     eq(c:inks(), {})
+    eq(plates(dir), { "Pink.pdf", "preview.png" })
+    checkerr("no ink prints.*%(%-%-inks%-only%)", document.render, xml(), "t.xml", out,
+      { inks_only = true, inks = { "Pink=#ff48b0" } })
     checkerr("bad argument #4 to 'render' %(unknown field 'ink' %(expected dpi, format, text_layer, cmyk, inks, "
       .. "inks_only, overprint, plates%)%)", document.render, xml(), "t.xml", out, { ink = {} })
     checkerr("field 'inks': %[1%]: ink 'Black'", document.render, xml(), "t.xml", out, { inks = { "Black=#000" } })
@@ -223,6 +276,10 @@ return {
     eq(d.inks, { { name = "Gold", color = "#c9a227", overprint = false } })
     c = assert(d:render())
     eq(c:inks(), d.inks)
+    local dir = platedir()
+    assert(document.render(xml(nil, '<ink name="Fluorescent Pink" color="#ff48b0"/>'), "t.xml", tmpname(".pdf"),
+      { plates = dir }))
+    eq(plates(dir), { "Fluorescent-Pink.pdf", "preview.png" })
   end },
   { "XML <ink> errors are one line at the element", function()
     checkerr("^t%.xml:2: <ink>: ink 'Black': the name of a process colorant", from_xml_err,
