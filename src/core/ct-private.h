@@ -122,6 +122,8 @@ int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *
 /* png.c: writes an ARGB32 image surface as PNG, fast (one row filter, zlib level 3), RGB
    when every pixel is opaque. */
 cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);
+/* The same for an opaque gray picture (plates): 8-bit grayscale from each pixel's blue. */
+cairo_status_t ct_png_write_gray(cairo_surface_t *img, cairo_write_func_t write, void *closure);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

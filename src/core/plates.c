@@ -71,10 +71,10 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
   return CAIRO_STATUS_SUCCESS;
 }
 
-static ct_status_t write_png_file(const char *path, cairo_surface_t *img, ct_error_t *err) {
+static ct_status_t write_png_file(const char *path, cairo_surface_t *img, int gray, ct_error_t *err) {
   struct { char *p; size_t len, cap; } m = { NULL, 0, 0 };
   ct_status_t st;
-  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+  if ((gray ? ct_png_write_gray : ct_png_write)(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
     free(m.p);
     return ct_set_error(err, CT_ERR_NOMEM, "%s: cannot encode the PNG", path);
   }
@@ -193,7 +193,7 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
       if (!img) { st = ct_set_error(err, CT_ERR_LIMIT, "%s: plate '%s', page %u: cannot be rasterized (too large?)", dir, base->inks[k].name, i + 1); break; }
       if (png) {
         char *path = plate_path(dir, name, i, (unsigned)npages, "png");
-        st = path ? write_png_file(path, img, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+        st = path ? write_png_file(path, img, 1, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
         free(path);
       }
       if (st == CT_OK && i < npreview) {
@@ -213,7 +213,7 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
   for (i = 0; i < npreview; i++) {
     if (st == CT_OK && previews[i]) {
       char *path = plate_path(dir, "preview", i, npreview, "png");
-      st = path ? write_png_file(path, previews[i], err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      st = path ? write_png_file(path, previews[i], 0, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
       free(path);
     }
     if (previews[i]) cairo_surface_destroy(previews[i]);
