@@ -522,6 +522,13 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
     s->len = s->cap = out_len;
     out_mem = NULL;
   }
+  if (f->cmyk && pass.ink_shadings) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "%s: --cmyk: %u gradient%s in spot inks become%s process CMYK (Ghostscript converts "
+             "every shading); flat color, text and lines keep their inks", path, pass.ink_shadings,
+             pass.ink_shadings == 1 ? "" : "s", pass.ink_shadings == 1 ? "s" : "");
+    warn(c, msg);
+  }
   if (f->cmyk) st = sink_to_cmyk(s, path, err);
 done:
   if (out_tmp) { unlink(out_tmp); free(out_tmp); }
