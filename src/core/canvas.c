@@ -11,6 +11,7 @@
 
 #include "ct-private.h"
 #include "canvas.h"
+#include "pdfpass.h"
 #include "picture.h"
 
 void ct_text_style_init(ct_text_style_t *style) {
@@ -680,9 +681,10 @@ static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl, char *out)
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
   unsigned i, j;
   cairo_save(cr);
-  /* 0.4 % black (cairo drops anything at or below 0.39 %), over everything: on any color
-     it changes a pixel by at most one level in 255 */
-  cairo_set_source_rgba(cr, 0, 0, 0, 0.004);
+  /* over everything, at the marker opacity that the PDF pass (pdfpass.cc) replaces with text
+     rendering mode 3: no ink, no transparency.  (cairo 1.16 writes no mode 3, and drops
+     text drawn at an opacity of 0.39 % or less.) */
+  cairo_set_source_rgba(cr, 0, 0, 0, CT_TEXT_LAYER_ALPHA);
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     cairo_font_face_t *face;

@@ -126,7 +126,7 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
 void ct_page_draw_marks(const ct_page_t *page, cairo_t *cr);
 
 /* PDF: the page's text as real text with its clusters (ToUnicode, ActualText), for copying
-   and searching, drawn nearly transparent (see canvas.c). */
+   and searching, made invisible (text rendering mode 3) by the PDF pass. */
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr);
 
 

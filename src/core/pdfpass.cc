@@ -44,9 +44,6 @@ namespace {
 
 typedef QPDFObjectHandle OH;
 
-/* The opacity canvas.c draws the text layer with (0.4 %): the marker of its graphics state. */
-const double TEXT_LAYER_ALPHA = 0.004;
-
 std::string num(double v) {
   char b[32];
   if (std::fabs(v) < 5e-7) v = 0;
@@ -768,7 +765,7 @@ void Pass::filter_streams() {
     if (gs.isDictionary()) {
       for (auto &kv : gs.getDictAsMap()) {
         OH ca = kv.second.isDictionary() ? kv.second.getKey("/ca") : OH::newNull();
-        if (ca.isNumber() && std::fabs(ca.getNumericValue() - TEXT_LAYER_ALPHA) < 1e-9 && !kv.second.hasKey("/SMask"))
+        if (ca.isNumber() && std::fabs(ca.getNumericValue() - CT_TEXT_LAYER_ALPHA) < 1e-9 && !kv.second.hasKey("/SMask"))
           markers.insert(kv.first);
       }
       for (const std::string &m : markers) gs.removeKey(m);

@@ -24,6 +24,10 @@ typedef struct {
   double        trim[4];           /* x0 y0 x1 y1, PDF units */
 } ct_pdf_page_t;
 
+/* The opacity canvas.c draws the copyable text layer with: the marker by which the pass
+   finds the layer's graphics state and writes text rendering mode 3 instead. */
+#define CT_TEXT_LAYER_ALPHA 0.004
+
 #define CT_PDF_REPORT_COLORS 24
 
 typedef struct {
