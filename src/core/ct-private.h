@@ -145,15 +145,5 @@ ct_status_t ct_render_paint(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p
 /* utf8 */
 uint32_t ct_utf8_decode(const char *s, size_t len, size_t *used);
 
-/* pdfbox.c: copies a PDF written by cairo from `in` to `out`, adding a /TrimBox and a
-   /BleedBox to page i when pages[i].set (boxes x0 y0 x1 y1 in PDF units, y up) and moving
-   the cross-reference offsets to match.  Reads and writes in one pass. */
-typedef struct {
-  int    set;
-  double trim[4], bleed[4];
-} ct_pdf_boxes_t;
-
-ct_status_t ct_pdf_add_boxes(FILE *in, FILE *out, const ct_pdf_boxes_t *pages, unsigned npages,
-                             ct_error_t *err);
 
 #endif /* CT_PRIVATE_H */

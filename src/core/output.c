@@ -243,81 +243,6 @@ static ct_status_t sink_to_cmyk(sink_t *s, const char *path, ct_error_t *err) {
   return CT_OK;
 }
 
-/* ---- TrimBox and BleedBox: a pass over the finished PDF (pdfbox.c) ---------- */
-
-static ct_status_t sink_add_boxes(sink_t *s, const ct_canvas_t *c, const char *path, ct_error_t *err) {
-  ct_pdf_boxes_t *boxes;
-  unsigned i, any = 0;
-  FILE *in = NULL, *out = NULL;
-  char *mem = NULL, *tmp = NULL;
-  size_t memlen = 0;
-  ct_status_t st = CT_OK;
-  if (s->failed) return CT_OK;   /* the commit reports it */
-  for (i = 0; i < c->npages; i++) any |= c->pages[i].has_boxes;
-  if (!any) return CT_OK;
-  if (!(boxes = calloc(c->npages, sizeof *boxes))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  for (i = 0; i < c->npages; i++) {   /* to PDF units: y up from the bottom */
-    const ct_page_t *pg = &c->pages[i];
-    const double *t = pg->trim, *b = pg->bleed;
-    boxes[i].set = pg->has_boxes;
-    boxes[i].trim[0] = t[0];
-    boxes[i].trim[1] = pg->height - (t[1] + t[3]);
-    boxes[i].trim[2] = t[0] + t[2];
-    boxes[i].trim[3] = pg->height - t[1];
-    boxes[i].bleed[0] = b[0];
-    boxes[i].bleed[1] = pg->height - (b[1] + b[3]);
-    boxes[i].bleed[2] = b[0] + b[2];
-    boxes[i].bleed[3] = pg->height - b[1];
-  }
-  if (s->tmp_path) {   /* a file: copy through the pass into a second temporary file */
-    size_t n = strlen(path) + 24;
-    int fd;
-    if (fclose(s->file) != 0) { s->file = NULL; st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno)); goto done; }
-    s->file = NULL;
-    if (!(tmp = malloc(n))) { st = ct_set_error(err, CT_ERR_NOMEM, "out of memory"); goto done; }
-    snprintf(tmp, n, "%s.tmp-boxes-XXXXXX", path);
-    if ((fd = mkstemp(tmp)) < 0 || !(out = fdopen(fd, "wb"))) {
-      st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-      if (fd >= 0) { close(fd); unlink(tmp); }
-      goto done;
-    }
-    if (!(in = fopen(s->tmp_path, "rb"))) { st = ct_set_error(err, CT_ERR_IO, "%s: cannot read back: %s", path, strerror(errno)); unlink(tmp); goto done; }
-    st = ct_pdf_add_boxes(in, out, boxes, c->npages, err);
-    if (fclose(out) != 0 && st == CT_OK) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    out = NULL;
-    if (st != CT_OK) { unlink(tmp); goto done; }
-    { mode_t mask = umask(022); umask(mask); chmod(tmp, 0666 & ~mask); }
-    unlink(s->tmp_path);
-    free(s->tmp_path);
-    s->tmp_path = tmp;
-    tmp = NULL;
-    /* the commit closes s->file if set: reopen for appending nothing */
-    s->file = fopen(s->tmp_path, "ab");
-    if (!s->file) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-  } else {   /* stdout: memory to memory */
-    if (!(in = fmemopen(s->mem, s->len, "rb")) || !(out = open_memstream(&mem, &memlen))) {
-      st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-      goto done;
-    }
-    st = ct_pdf_add_boxes(in, out, boxes, c->npages, err);
-    fclose(out);
-    out = NULL;
-    if (st == CT_OK) {
-      free(s->mem);
-      s->mem = mem;
-      s->len = s->cap = memlen;
-      mem = NULL;
-    }
-  }
-done:
-  if (in) fclose(in);
-  if (out) fclose(out);
-  free(mem);
-  free(tmp);
-  free(boxes);
-  return st;
-}
-
 static void sink_abort(sink_t *s) {
   if (s->file) fclose(s->file);
   if (s->tmp_path) unlink(s->tmp_path);
@@ -404,6 +329,10 @@ static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, double **marks) {
       pages[i].trim[1] = pg->height - (pg->trim[1] + pg->trim[3]);
       pages[i].trim[2] = pg->trim[0] + pg->trim[2];
       pages[i].trim[3] = pg->height - pg->trim[1];
+      pages[i].bleed[0] = pg->bleed[0];
+      pages[i].bleed[1] = pg->height - (pg->bleed[1] + pg->bleed[3]);
+      pages[i].bleed[2] = pg->bleed[0] + pg->bleed[2];
+      pages[i].bleed[3] = pg->height - pg->bleed[1];
     }
   }
   *marks = m;
@@ -437,7 +366,6 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   unsigned i;
 
   if (s->failed) return CT_OK;   /* the commit reports it */
-  if ((st = sink_add_boxes(s, c, path, err)) != CT_OK) return st;
   if (s->file) {
     FILE *fl = s->file;
     s->file = NULL;

@@ -803,11 +803,22 @@ static std::string plate_marks(const double trim[4], double slug) {
   return s + "f\n";
 }
 
+static OH box(const double b[4]) {
+  OH a = OH::newArray();
+  for (int i = 0; i < 4; i++) a.appendItem(OH::newReal(b[i], 6));
+  return a;
+}
+
+/* Each page's boxes and marks. */
 void Pass::add_marks() {
   std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(q).getAllPages();
   for (size_t i = 0; i < pages.size() && i < p->npages; i++) {
     const ct_pdf_page_t &pg = p->pages[i];
     std::string s;
+    if (pg.has_trim) {
+      pages[i].getObjectHandle().replaceKey("/TrimBox", box(pg.trim));
+      pages[i].getObjectHandle().replaceKey("/BleedBox", box(pg.bleed));
+    }
     for (unsigned k = 0; k < pg.nmarks; k++) {
       const double *m = pg.marks + 4 * k;
       s += num(m[0]) + " " + num(m[1]) + " " + num(m[2] - m[0]) + " " + num(m[3] - m[1]) + " re\n";
@@ -818,19 +829,13 @@ void Pass::add_marks() {
       const double slug = 34;
       double trim[4] = { 0, 0, pg.width, pg.height };
       if (pg.has_trim) memcpy(trim, pg.trim, sizeof trim);
-      OH mb = OH::newArray();
-      mb.appendItem(OH::newReal(trim[0] - slug, 3));
-      mb.appendItem(OH::newReal(trim[1] - slug, 3));
-      mb.appendItem(OH::newReal(trim[2] + slug, 3));
-      mb.appendItem(OH::newReal(trim[3] + slug, 3));
+      /* the sheet: the page, and the slug around the trim */
+      double mb[4] = { std::min(0.0, trim[0] - slug), std::min(0.0, trim[1] - slug),
+                       std::max(pg.width, trim[2] + slug), std::max(pg.height, trim[3] + slug) };
       OH po = pages[i].getObjectHandle();
-      po.replaceKey("/MediaBox", mb);
+      po.replaceKey("/MediaBox", box(mb));
       if (po.hasKey("/CropBox")) po.removeKey("/CropBox");
-      if (!pg.has_trim) {
-        OH tb = OH::newArray();
-        for (double v : trim) tb.appendItem(OH::newReal(v, 3));
-        po.replaceKey("/TrimBox", tb);
-      }
+      if (!pg.has_trim) po.replaceKey("/TrimBox", box(trim));
       s += plate_marks(trim, slug);
     }
     if (s.empty()) continue;
@@ -842,7 +847,19 @@ void Pass::add_marks() {
   }
 }
 
+/* cairo 1.16 writes the document's dates without the "D:" that ISO 32000 requires. */
+static void fix_dates(QPDF &q) {
+  OH info = q.getTrailer().getKey("/Info");
+  if (!info.isDictionary()) return;
+  for (const char *k : { "/CreationDate", "/ModDate" }) {
+    OH d = info.getKey(k);
+    if (d.isString() && d.getStringValue().compare(0, 2, "D:") != 0)
+      info.replaceKey(k, OH::newString("D:" + d.getStringValue()));
+  }
+}
+
 void Pass::run() {
+  if (p->plate < 0) fix_dates(q);
   make_color_spaces();
   find_smask_groups();
   if (p->ink_count > 0 || p->plate >= 0) convert_shadings();
@@ -868,7 +885,7 @@ extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in
     else w.setOutputMemory();
     w.setDeterministicID(true);
     w.setCompressStreams(true);
-    w.setObjectStreamMode(qpdf_o_generate);
+    w.setObjectStreamMode(qpdf_o_preserve);   /* none, as cairo writes: plain objects for every reader and tool */
     w.write();
     if (!out) {
       Buffer *b = w.getBuffer();

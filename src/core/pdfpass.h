@@ -15,13 +15,14 @@ extern "C" {
 #endif
 
 /* What one page adds: rectangles in registration color (x0 y0 x1 y1, PDF units, y up),
-   and the trim box plates are marked around when the page has no marks of its own. */
+   and its TrimBox and BleedBox (cairo 1.16 has no API for them), around which a plate is
+   marked when the page has no marks of its own. */
 typedef struct {
   const double *marks;
   unsigned      nmarks;
   double        width, height;     /* the page, points */
   int           has_trim;
-  double        trim[4];           /* x0 y0 x1 y1, PDF units */
+  double        trim[4], bleed[4]; /* x0 y0 x1 y1, PDF units */
 } ct_pdf_page_t;
 
 /* The opacity canvas.c draws the copyable text layer with: the marker by which the pass
