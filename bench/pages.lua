@@ -47,7 +47,7 @@ if mode == "document" then
   local doc = new_doc()
   for i = 1, n do add_page(doc, i) end
   assert(doc:write(dir .. "/pages-bench.pdf"))
-  os.remove(dir .. "/pages-bench.pdf")
+  if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench.pdf") end
 else
   for i = 1, n do
     local doc = new_doc()

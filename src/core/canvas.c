@@ -685,6 +685,9 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
      rendering mode 3: no ink, no transparency.  (cairo 1.16 writes no mode 3, and drops
      text drawn at an opacity of 0.39 % or less.) */
   cairo_set_source_rgba(cr, 0, 0, 0, CT_TEXT_LAYER_ALPHA);
+  /* in a group of its own (a form XObject in the PDF): the pass rewrites that form alone,
+     and copies the page's drawing as it is */
+  cairo_push_group(cr);
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     cairo_font_face_t *face;
@@ -735,5 +738,7 @@ void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
     free(glyphs);
     free(clusters);
   }
+  cairo_pop_group_to_source(cr);
+  cairo_paint(cr);
   cairo_restore(cr);
 }

@@ -107,6 +107,9 @@ class Pass {
   void add_resources(OH resources);
   void filter_streams();
   void add_marks();
+  bool transparent(OH res, int depth);
+  void drop_groups();
+  std::map<QPDFObjGen, bool> opaque_memo;   /* XObjects: true when nothing in them is transparent */
 };
 
 Color Pass::classify(double r, double g, double b) const {
@@ -283,7 +286,12 @@ void Pass::add_resources(OH resources) {
 
 /* Forms that are soft masks draw luminosity, not ink: left as they are. */
 void Pass::find_smask_groups() {
+  size_t n = 0;
   for (OH &o : q.getAllObjects()) {
+    /* reading cairo's resource dictionaries warns of every repeated key: the warnings are
+       kept until asked for, so they are dropped as they come (a long document has
+       hundreds of thousands) */
+    if (++n % 256 == 0) q.getWarnings();
     if (!o.isDictionary()) continue;
     OH sm = o.getKey("/SMask");
     if (sm.isDictionary() && sm.getKey("/G").isStream()) smask_groups.insert(sm.getKey("/G").getObjGen());
@@ -735,42 +743,141 @@ void Filter::handleToken(QPDFTokenizer::Token const &t) {
   writeToken(t);
 }
 
+/* The graphics states of the text layer in `res` (canvas.c draws it at the marker opacity),
+   taken out of it: the layer's text is drawn in mode 3 instead. */
+static std::set<std::string> text_layer_states(OH res) {
+  std::set<std::string> markers;
+  OH gs = res.isDictionary() ? res.getKey("/ExtGState") : OH::newNull();
+  if (!gs.isDictionary()) return markers;
+  for (auto &kv : gs.getDictAsMap()) {
+    OH ca = kv.second.isDictionary() ? kv.second.getKey("/ca") : OH::newNull();
+    if (ca.isNumber() && std::fabs(ca.getNumericValue() - CT_TEXT_LAYER_ALPHA) < 1e-9 && !kv.second.hasKey("/SMask"))
+      markers.insert(kv.first);
+  }
+  for (const std::string &m : markers) gs.removeKey(m);
+  return markers;
+}
+
+OH resources_of(OH dict) {
+  OH res = dict.getKey("/Resources");
+  if (!res.isDictionary()) {
+    res = OH::newDictionary();
+    dict.replaceKey("/Resources", res);
+  }
+  return res;
+}
+
+/* A form holding the text layer: its text in mode 3, and no transparency group left. */
+static void text_layer_form(Pass &pass, OH form, std::set<std::string> &&markers) {
+  OH d = form.getDict();
+  if (d.hasKey("/Group")) d.removeKey("/Group");
+  form.addTokenFilter(std::make_shared<Filter>(pass, resources_of(d), false, markers));
+}
+
 void Pass::filter_streams() {
-  /* forms and tiling patterns, each once, whatever draws them */
-  for (OH &o : q.getAllObjects()) {
+  bool inks = p->ink_count > 0 || p->plate >= 0;
+  std::set<QPDFObjGen> done;
+  /* with inks: every form and tiling pattern, once, whatever draws them */
+  for (OH &o : inks ? q.getAllObjects() : std::vector<OH>()) {
     if (!o.isStream()) continue;
     OH d = o.getDict();
     bool form = d.getKey("/Subtype").isName() && d.getKey("/Subtype").getName() == "/Form";
     bool tiling = d.getKey("/PatternType").isInteger() && d.getKey("/PatternType").getIntValue() == 1;
     if (!(form || tiling) || smask_groups.count(o.getObjGen())) continue;
-    OH res = d.getKey("/Resources");
-    if (!res.isDictionary()) {
-      res = OH::newDictionary();
-      d.replaceKey("/Resources", res);
-    }
+    OH res = resources_of(d);
     add_resources(res);
-    o.addTokenFilter(std::make_shared<Filter>(*this, res, false));
+    std::set<std::string> markers = text_layer_states(res);
+    if (!markers.empty()) d.removeKey("/Group");
+    o.addTokenFilter(std::make_shared<Filter>(*this, res, false, markers));
   }
+  size_t n = 0;
   for (QPDFPageObjectHelper &page : QPDFPageDocumentHelper(q).getAllPages()) {
     OH po = page.getObjectHandle();
-    OH res = po.getKey("/Resources");
-    if (!res.isDictionary()) {
-      res = OH::newDictionary();
-      po.replaceKey("/Resources", res);
+    OH res = resources_of(po);
+    if (++n % 64 == 0) q.getWarnings();   /* see find_smask_groups */
+    if (inks) {
+      add_resources(res);
+      page.addContentTokenFilter(std::make_shared<Filter>(*this, res, true, text_layer_states(res)));
+      continue;
     }
-    add_resources(res);
-    /* the text layer's graphics state goes: its text is drawn in mode 3 instead */
-    std::set<std::string> markers;
-    OH gs = res.getKey("/ExtGState");
-    if (gs.isDictionary()) {
-      for (auto &kv : gs.getDictAsMap()) {
-        OH ca = kv.second.isDictionary() ? kv.second.getKey("/ca") : OH::newNull();
-        if (ca.isNumber() && std::fabs(ca.getNumericValue() - CT_TEXT_LAYER_ALPHA) < 1e-9 && !kv.second.hasKey("/SMask"))
-          markers.insert(kv.first);
+    /* without inks only the text layer changes: canvas.c draws it in a group of its own
+       (a form), so the page's own content is copied as it is */
+    OH xo = res.getKey("/XObject");
+    if (!xo.isDictionary()) continue;
+    for (auto &kv : xo.getDictAsMap()) {
+      OH f = kv.second;
+      if (!f.isStream() || done.count(f.getObjGen())) continue;
+      OH d = f.getDict();
+      if (!d.getKey("/Subtype").isName() || d.getKey("/Subtype").getName() != "/Form") continue;
+      std::set<std::string> markers = text_layer_states(d.getKey("/Resources"));
+      if (markers.empty()) continue;
+      done.insert(f.getObjGen());
+      text_layer_form(*this, f, std::move(markers));
+    }
+  }
+}
+
+/* Whether drawing with `res` can show transparency: an ExtGState with an alpha below 1, a
+   soft mask or a blend mode, or an image with a soft mask, here or in a form it draws.
+   Memoized per object: recordings are shared by many pages. */
+bool Pass::transparent(OH res, int depth) {
+  if (!res.isDictionary() || depth > 32) return depth > 32;
+  OH gs = res.getKey("/ExtGState");
+  if (gs.isDictionary()) {
+    for (auto &kv : gs.getDictAsMap()) {
+      OH g = kv.second;
+      if (!g.isDictionary()) continue;
+      for (const char *k : { "/CA", "/ca" })
+        if (g.getKey(k).isNumber() && g.getKey(k).getNumericValue() < 1) return true;
+      OH sm = g.getKey("/SMask"), bm = g.getKey("/BM");
+      if (sm.isDictionary() || (sm.isName() && sm.getName() != "/None")) return true;
+      if (bm.isName() && bm.getName() != "/Normal" && bm.getName() != "/Compatible") return true;
+      if (bm.isArray()) return true;
+    }
+  }
+  OH xo = res.getKey("/XObject");
+  if (xo.isDictionary()) {
+    for (auto &kv : xo.getDictAsMap()) {
+      OH x = kv.second;
+      if (!x.isStream()) continue;
+      auto memo = opaque_memo.find(x.getObjGen());
+      if (memo != opaque_memo.end()) {
+        if (!memo->second) return true;
+        continue;
       }
-      for (const std::string &m : markers) gs.removeKey(m);
+      OH d = x.getDict();
+      bool t = d.hasKey("/SMask") || d.hasKey("/SMaskInData");
+      if (!t && d.getKey("/Subtype").isName() && d.getKey("/Subtype").getName() == "/Form")
+        t = transparent(d.getKey("/Resources"), depth + 1);
+      opaque_memo[x.getObjGen()] = !t;
+      if (t) return true;
     }
-    page.addContentTokenFilter(std::make_shared<Filter>(*this, res, true, markers));
+  }
+  OH pat = res.getKey("/Pattern");
+  if (pat.isDictionary()) {
+    for (auto &kv : pat.getDictAsMap()) {
+      OH d = kv.second.isStream() ? kv.second.getDict() : kv.second;
+      if (d.isDictionary() && (transparent(d.getKey("/Resources"), depth + 1) ||
+                               transparent(d.getKey("/ExtGState").isDictionary() ? d : OH::newNull(), depth + 1)))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* cairo gives every page (and every form it records) a transparency group; where nothing
+   on the page is transparent (the text layer no longer is), the groups go, and preflight
+   sees an opaque page. */
+void Pass::drop_groups() {
+  for (QPDFPageObjectHelper &page : QPDFPageDocumentHelper(q).getAllPages()) {
+    OH po = page.getObjectHandle();
+    if (!po.hasKey("/Group") || transparent(po.getKey("/Resources"), 0)) continue;
+    po.removeKey("/Group");
+  }
+  for (auto &kv : opaque_memo) {
+    if (!kv.second) continue;
+    OH x = q.getObjectByObjGen(kv.first);
+    if (x.isStream() && x.getDict().hasKey("/Group")) x.getDict().removeKey("/Group");
   }
 }
 
@@ -861,9 +968,12 @@ static void fix_dates(QPDF &q) {
 void Pass::run() {
   if (p->plate < 0) fix_dates(q);
   make_color_spaces();
-  find_smask_groups();
-  if (p->ink_count > 0 || p->plate >= 0) convert_shadings();
+  if (p->ink_count > 0 || p->plate >= 0) {
+    find_smask_groups();
+    convert_shadings();
+  }
   filter_streams();
+  drop_groups();
   add_marks();
 }
 
@@ -880,11 +990,16 @@ extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in
     pass->nprocess = pass->images = pass->inks_used = pass->ink_shadings = 0;
     Pass ps(q, pass);
     ps.run();
+    q.getWarnings();   /* the objects are read: drop the warnings kept for them (memory) */
     QPDFWriter w(q);
     if (out) w.setOutputFilename(out);
     else w.setOutputMemory();
+    /* the objects are read as they are written: their warnings dropped as the write goes */
+    w.registerProgressReporter(
+        std::make_shared<QPDFWriter::FunctionProgressReporter>([&q](int) { q.getWarnings(); }));
     w.setDeterministicID(true);
     w.setCompressStreams(true);
+    w.setDecodeLevel(qpdf_dl_none);   /* streams not filtered here are copied as they are */
     w.setObjectStreamMode(qpdf_o_preserve);   /* none, as cairo writes: plain objects for every reader and tool */
     w.write();
     if (!out) {

@@ -42,6 +42,10 @@ qpdf --qdf --object-streams=disable "$T/rep.pdf" "$T/rep.qdf"
 grep -a -q " Tr$\|^3 Tr" "$T/rep.qdf" && ok || bad "the text layer is not in text rendering mode 3"
 grep -a -q "/ca 0.004" "$T/rep.qdf" && bad "the text layer's transparency is still there" || ok
 [ "$(pdftotext "$T/rep.pdf" - | tr -d ' \f\n')" = "🌈🌈🎨🌈🎨🎨❤❤" ] && ok || bad "the text layer lost its text: $(pdftotext "$T/rep.pdf" -)"
+# no transparency left on an opaque page (cairo groups every page); kept where it is used
+grep -a -q "/S /Transparency" "$T/rep.qdf" && bad "an opaque page keeps a transparency group" || ok
+"$CT" view $F/ct-colr1.ttf --unicodes=U+E001 --font-size=40 -o "$T/alpha.pdf" && qpdf --qdf "$T/alpha.pdf" "$T/alpha.qdf"
+grep -a -q "/S /Transparency" "$T/alpha.qdf" && ok || bad "a page drawn with an alpha lost its transparency group"
 
 # ---- a document in three inks: a Bungee stack (Shade, Regular, Hairline), one ink a layer ----
 doc() {   # doc NAME [ALPHA0 ALPHA1 ALPHA2] [EXTRA]: the stack document; alpha 00 hides a layer
