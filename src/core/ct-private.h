@@ -119,11 +119,14 @@ char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *ou
 struct ct_sprite_cache *ct_font_sprites(ct_font_t *font);
 int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *paint);
 
+/* gs.c: runs "gs -dSAFER -dBATCH -dNOPAUSE -dQUIET ARGS..." (NULL-terminated), with
+   SOURCE_DATE_EPOCH set; 0 on success, else -1 with `why` filled ("gs not found: WHAT
+   needs..."). */
+int ct_gs_run(const char *const *args, const char *what, char *why, size_t whylen);
+
 /* png.c: writes an ARGB32 image surface as PNG, fast (one row filter, zlib level 3), RGB
    when every pixel is opaque. */
 cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);
-/* The same for an opaque gray picture (plates): 8-bit grayscale from each pixel's blue. */
-cairo_status_t ct_png_write_gray(cairo_surface_t *img, cairo_write_func_t write, void *closure);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

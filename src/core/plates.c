@@ -1,7 +1,7 @@
 /*
 ** plates.c: one plate per spot ink, as a risograph or screen-print shop wants them: the
 ** ink's tints as gray (black is full ink) with crop and registration marks, written as
-** PDF (vector, from the PDF pass) or PNG (that PDF rasterized by poppler), and
+** PDF (vector, from the PDF pass) or PNG (that PDF rasterized by Ghostscript, gs.c), and
 ** preview.png, the plates printed over each other (each ink multiplies the paper).
 ** Core layer; called by output.c with the PDF cairo wrote.
 */
@@ -12,8 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <poppler.h>
 
 #include "ct-private.h"
 #include "pdfpass.h"
@@ -71,10 +69,10 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
   return CAIRO_STATUS_SUCCESS;
 }
 
-static ct_status_t write_png_file(const char *path, cairo_surface_t *img, int gray, ct_error_t *err) {
+static ct_status_t write_png_file(const char *path, cairo_surface_t *img, ct_error_t *err) {
   struct { char *p; size_t len, cap; } m = { NULL, 0, 0 };
   ct_status_t st;
-  if ((gray ? ct_png_write_gray : ct_png_write)(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
     free(m.p);
     return ct_set_error(err, CT_ERR_NOMEM, "%s: cannot encode the PNG", path);
   }
@@ -93,35 +91,25 @@ static char *plate_path(const char *dir, const char *name, unsigned page, unsign
   return p;
 }
 
-/* Page `i` of a PDF drawn by poppler onto white, `scale` pixels a point. */
-static cairo_surface_t *rasterize(PopplerDocument *doc, int i, double scale, double width_px) {
-  PopplerPage *page = poppler_document_get_page(doc, i);
-  cairo_surface_t *img;
-  cairo_t *cr;
-  double w, h;
-  if (!page) return NULL;
-  poppler_page_get_size(page, &w, &h);
-  if (width_px > 0) scale = width_px / w;
-  w = ceil(w * scale - 1e-6);
-  h = ceil(h * scale - 1e-6);
-  if (w < 1 || h < 1 || w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS) {
-    g_object_unref(page);
-    return NULL;
+/* The pages of the plate PDF `pdf` rasterized in gray by Ghostscript at `dpi`, as
+   "PREFIX-N.png" files (N from 1); the number of pages in *npages. */
+static ct_status_t rasterize(const char *pdf, const char *prefix, double dpi, const char *ink, unsigned *npages,
+                             ct_error_t *err) {
+  char out[4300], res[64], why[256];
+  const char *args[] = { "-sDEVICE=pnggray", res, "-dTextAlphaBits=4", "-dGraphicsAlphaBits=4", out, pdf, NULL };
+  unsigned n = 0;
+  snprintf(res, sizeof res, "-r%g", dpi);
+  snprintf(out, sizeof out, "-sOutputFile=%s-%%d.png", prefix);
+  if (ct_gs_run(args, "plates", why, sizeof why) != 0)
+    return ct_set_error(err, CT_ERR_BACKEND, "plate '%s': %s", ink, why);
+  for (;;) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s-%u.png", prefix, n + 1);
+    if (access(path, F_OK) != 0) break;
+    n++;
   }
-  img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
-  cr = cairo_create(img);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
-  cairo_scale(cr, scale, scale);
-  poppler_page_render(page, cr);
-  cairo_destroy(cr);
-  g_object_unref(page);
-  cairo_surface_flush(img);
-  if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(img);
-    return NULL;
-  }
-  return img;
+  *npages = n;
+  return n ? CT_OK : ct_set_error(err, CT_ERR_BACKEND, "plate '%s': Ghostscript drew no page", ink);
 }
 
 /* preview *= the plate's ink: 1 - coverage (1 - color), per channel. */
@@ -152,22 +140,28 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
   unsigned k, i, npreview = 0;
   ct_status_t st = CT_OK;
   struct stat sb;
-  double scale = (png ? dpi : (dpi > 150 ? dpi : 150)) / 72.0;
+  char prefix[4200], platepdf[4300];
+  int fd;
 
+  if (!png && dpi < 150) dpi = 150;   /* the preview of a PDF */
+  if (png && width_px > 0 && base->npages > 0) dpi = width_px * 72.0 / base->pages[0].width;
   if (stat(dir, &sb) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
     return ct_set_error(err, CT_ERR_IO, "%s: cannot make the plates' directory: %s", dir, strerror(errno));
   if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
     return ct_set_error(err, CT_ERR_IO, "%s: not a directory (plates go there)", dir);
   if (base->ink_count == 0) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: plates need inks (--ink NAME=#RRGGBB)", dir);
+  /* scratch names in the directory: the gray pages Ghostscript draws */
+  snprintf(prefix, sizeof prefix, "%s/.plates-XXXXXX", dir);
+  if ((fd = mkstemp(prefix)) < 0)
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", dir, strerror(errno));
+  close(fd);
+  snprintf(platepdf, sizeof platepdf, "%s.pdf", prefix);
 
   for (k = 0; k < base->ink_count && st == CT_OK; k++) {
     ct_pdf_pass_t pass = *base;
     char *mem = NULL, name[CT_INK_NAME_MAX * 2 + 8];
     size_t mlen = 0;
-    GBytes *bytes;
-    GError *gerr = NULL;
-    PopplerDocument *doc;
-    int npages;
+    unsigned npages = 0;
     pass.plate = (int)k;
     ink_file_name(base->inks[k].name, name, sizeof name);
     if ((st = ct_pdf_pass(NULL, pdf, len, NULL, &mem, &mlen, &pass, err)) != CT_OK) break;
@@ -176,44 +170,50 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
       st = path ? write_file(path, mem, mlen, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
       free(path);
     }
-    bytes = g_bytes_new_take(mem, mlen);
-    doc = st == CT_OK ? poppler_document_new_from_bytes(bytes, NULL, &gerr) : NULL;
-    if (st == CT_OK && !doc) {
-      st = ct_set_error(err, CT_ERR_BACKEND, "%s: plate '%s' cannot be read back: %s", dir, base->inks[k].name,
-                        gerr ? gerr->message : "?");
+    if (st == CT_OK) st = write_file(platepdf, mem, mlen, err);
+    free(mem);
+    if (st == CT_OK) st = rasterize(platepdf, prefix, dpi, base->inks[k].name, &npages, err);
+    if (st == CT_OK && !previews) {
+      npreview = npages;
+      if (!(previews = calloc(npreview, sizeof *previews))) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
     }
-    if (gerr) g_error_free(gerr);
-    npages = doc ? poppler_document_get_n_pages(doc) : 0;
-    if (doc && !previews) {
-      npreview = (unsigned)npages;
-      if (!(previews = calloc(npreview ? npreview : 1, sizeof *previews))) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-    }
-    for (i = 0; doc && st == CT_OK && i < (unsigned)npages; i++) {
-      cairo_surface_t *img = rasterize(doc, (int)i, scale, png ? width_px : 0);
-      if (!img) { st = ct_set_error(err, CT_ERR_LIMIT, "%s: plate '%s', page %u: cannot be rasterized (too large?)", dir, base->inks[k].name, i + 1); break; }
-      if (png) {
-        char *path = plate_path(dir, name, i, (unsigned)npages, "png");
-        st = path ? write_png_file(path, img, 1, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    for (i = 0; i < npages; i++) {
+      char page[4400];
+      snprintf(page, sizeof page, "%s-%u.png", prefix, i + 1);
+      if (st == CT_OK && i < npreview) {
+        cairo_surface_t *img = cairo_image_surface_create_from_png(page);
+        if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+          st = ct_set_error(err, CT_ERR_BACKEND, "plate '%s', page %u: cannot read back", base->inks[k].name, i + 1);
+        } else {
+          if (!previews[i]) {
+            cairo_t *cr;
+            previews[i] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(img),
+                                                     cairo_image_surface_get_height(img));
+            cr = cairo_create(previews[i]);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_paint(cr);
+            cairo_destroy(cr);
+            cairo_surface_flush(previews[i]);
+          }
+          multiply_ink(previews[i], img, &base->inks[k].color);
+        }
+        cairo_surface_destroy(img);
+      }
+      if (st == CT_OK && png) {   /* Ghostscript's gray PNG is the plate */
+        char *path = plate_path(dir, name, i, npages, "png");
+        if (!path) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+        else if (rename(page, path) != 0) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         free(path);
       }
-      if (st == CT_OK && i < npreview) {
-        if (!previews[i]) {
-          previews[i] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(img),
-                                                   cairo_image_surface_get_height(img));
-          { cairo_t *cr = cairo_create(previews[i]); cairo_set_source_rgb(cr, 1, 1, 1); cairo_paint(cr); cairo_destroy(cr); }
-          cairo_surface_flush(previews[i]);
-        }
-        multiply_ink(previews[i], img, &base->inks[k].color);
-      }
-      cairo_surface_destroy(img);
+      unlink(page);
     }
-    if (doc) g_object_unref(doc);
-    g_bytes_unref(bytes);
   }
+  unlink(platepdf);
+  unlink(prefix);
   for (i = 0; i < npreview; i++) {
     if (st == CT_OK && previews[i]) {
       char *path = plate_path(dir, "preview", i, npreview, "png");
-      st = path ? write_png_file(path, previews[i], 0, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      st = path ? write_png_file(path, previews[i], err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
       free(path);
     }
     if (previews[i]) cairo_surface_destroy(previews[i]);

@@ -58,8 +58,7 @@ static void unpremultiply(const uint32_t *in, unsigned char *out, int w, int alp
   }
 }
 
-/* gray: one channel, the blue byte of each (opaque) pixel. */
-static cairo_status_t png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure, int gray) {
+cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure) {
   png_structp png;
   png_infop info = NULL;
   png_out_t out = { write, closure, 0 };
@@ -75,7 +74,7 @@ static cairo_status_t png_write(cairo_surface_t *img, cairo_write_func_t write, 
   stride = cairo_image_surface_get_stride(img);
   data = cairo_image_surface_get_data(img);
   if (!data || w <= 0 || h <= 0) return CAIRO_STATUS_INVALID_SIZE;
-  for (y = 0; y < h && !alpha && !gray; y++) {
+  for (y = 0; y < h && !alpha; y++) {
     const uint32_t *p = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
     int x;
     for (x = 0; x < w; x++) if ((p[x] >> 24) != 255) { alpha = 1; break; }
@@ -93,32 +92,17 @@ static cairo_status_t png_write(cairo_surface_t *img, cairo_write_func_t write, 
     return CAIRO_STATUS_WRITE_ERROR;
   }
   png_set_write_fn(png, &out, on_write, on_flush);
-  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8,
-               gray ? PNG_COLOR_TYPE_GRAY : alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
   png_set_compression_level(png, 3);
   png_write_info(png, info);
   for (y = 0; y < h && !out.failed; y++) {
-    const uint32_t *src = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
-    if (gray) {
-      int x;
-      for (x = 0; x < w; x++) row[x] = (unsigned char)(src[x] & 0xff);
-    } else {
-      unpremultiply(src, row, w, alpha);
-    }
+    unpremultiply((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride), row, w, alpha);
     png_write_row(png, row);
   }
   if (!out.failed) png_write_end(png, info);
   png_destroy_write_struct(&png, &info);
   free(row);
   return out.failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
-}
-
-cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure) {
-  return png_write(img, write, closure, 0);
-}
-
-cairo_status_t ct_png_write_gray(cairo_surface_t *img, cairo_write_func_t write, void *closure) {
-  return png_write(img, write, closure, 1);
 }
