@@ -85,6 +85,7 @@ $(B)/tests/$(1): tests/c/$(1).c src/core/$(2).c $(filter-out $(B)/src/core/$(2).
 endef
 $(eval $(call self_test,test_limits,canvas))
 $(eval $(call self_test,test_woffcache,font))
+$(eval $(call self_test,test_inks,output))
 
 $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)

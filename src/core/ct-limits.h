@@ -95,4 +95,10 @@
 #define CT_MAX_SVG_DEPTH 200u
 #endif
 
+/* PDFs up to this size are read into memory for the finishing pass (faster); larger ones are
+   read in place (less memory) */
+#ifndef CT_PDF_PASS_IN_MEMORY
+#define CT_PDF_PASS_IN_MEMORY (16L * 1024 * 1024)
+#endif
+
 #endif /* CT_LIMITS_H */

@@ -313,6 +313,11 @@ static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, double **marks) {
   return pages;
 }
 
+static long file_size(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
 static char *read_whole(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   char *buf = NULL;
@@ -365,12 +370,18 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
       goto done;
     }
     close(fd);
-    /* qpdf reads a file by seeking for nearly every token: from memory it is five times faster */
-    if (!(cairo_mem = read_whole(s->tmp_path, &cairo_len))) {
-      st = ct_set_error(err, CT_ERR_IO, "%s: cannot read back: %s", path, strerror(errno));
-      goto done;
+    /* qpdf reads a file by seeking for nearly every token: from memory it is five times
+       faster, but a long document's file is read in place, for memory's sake (and plates
+       need cairo's file in memory) */
+    if (f->plates || file_size(s->tmp_path) <= CT_PDF_PASS_IN_MEMORY) {
+      if (!(cairo_mem = read_whole(s->tmp_path, &cairo_len))) {
+        st = ct_set_error(err, CT_ERR_IO, "%s: cannot read back: %s", path, strerror(errno));
+        goto done;
+      }
+      st = ct_pdf_pass(NULL, cairo_mem, cairo_len, out_tmp, NULL, NULL, &pass, err);
+    } else {
+      st = ct_pdf_pass(s->tmp_path, NULL, 0, out_tmp, NULL, NULL, &pass, err);
     }
-    st = ct_pdf_pass(NULL, cairo_mem, cairo_len, out_tmp, NULL, NULL, &pass, err);
   } else {
     st = ct_pdf_pass(NULL, s->mem, s->len, NULL, &out_mem, &out_len, &pass, err);
   }
