@@ -21,5 +21,7 @@ run "$B/chromatype" view tests/fonts/hostile-svg.ttf --unicodes=U+E200,U+E201,U+
 run "$B/chromatype" view tests/fonts/ct-svg.ttf --unicodes=U+E100,U+E101,U+E105,U+E107,U+E108,U+E109,U+E10C,U+E10D --font-palette=1 -o "$T/s.pdf"
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E000,U+E013,U+E029,U+E045 -o "$T/c.pdf"
 run "$B/chromatype" view tests/fonts/ct-cbdt.ttf --unicodes=U+E300,U+E301,U+E302 -o "$T/b.pdf"
+# spot inks: the PDF pass rewriting every stream and shading, and plates (gs runs outside valgrind)
+run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E005,U+E000,U+E001 --ink "Red=#e02020" --ink "Blue=#2040e0" --ink "Gold=#f0c000,overprint" --plates "$T/plates" -o "$T/i.pdf"
 run "$B/chromatype" tests/lua/run.lua
 echo "valgrind: $pass passed, $fail failed"

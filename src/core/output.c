@@ -68,10 +68,8 @@ struct ct_pdf_stream {
   cairo_t            *cr;
   ct_picture_cache_t *pictures;
   unsigned            written;     /* pages drawn into the PDF */
-  int                 no_text_layer, cmyk;
-  int                 inks_only, overprint;
-  char               *plates;
-  double              dpi;
+  ct_write_options_t  opts;        /* its numbers and flags (no strings but `plates`) */
+  char               *plates;      /* opts.plates, owned */
   ct_ink_t            inks[CT_MAX_INKS];   /* the canvas's and the options' */
   unsigned            ninks;
 };
@@ -270,6 +268,15 @@ typedef struct {
   const char     *plates;
   double          dpi;
 } pdf_finish_t;
+
+static void finish_init(pdf_finish_t *f, const ct_write_options_t *o, const inkset_t *inks) {
+  f->inks = inks;
+  f->inks_only = o->inks_only;
+  f->overprint = o->overprint;
+  f->cmyk = o->cmyk;
+  f->plates = o->plates;
+  f->dpi = o->dpi;
+}
 
 static void warn(const ct_canvas_t *c, const char *msg) {
   if (c->warn) c->warn(c->warn_data, msg);
@@ -719,11 +726,11 @@ ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_writ
   st->cr = cairo_create(st->pdf);
   st->pictures = ct_picture_cache_create();
   ct_picture_cache_set_inks(st->pictures, st->inks, st->ninks);
-  st->no_text_layer = opts->no_text_layer;
-  st->cmyk = opts->cmyk;
-  st->inks_only = opts->inks_only;
-  st->overprint = opts->overprint;
-  st->dpi = opts->dpi;
+  st->opts = *opts;
+  st->opts.title = st->opts.author = st->opts.subject = st->opts.keywords = st->opts.creator = NULL;
+  st->opts.inks = NULL;
+  st->opts.ink_count = 0;
+  st->opts.plates = st->plates;
   c->stream = st;
   /* the pages done already (all but the last) go out now */
   return ct_pdf_stream_flush(c, c->npages - 1, err);
@@ -739,7 +746,7 @@ ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) 
     inks.n = st->ninks;
     cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
     paint_page(st->cr, pg, st->pictures, 0, &inks, 1);
-    if (!st->no_text_layer) ct_page_text_layer(pg, st->cr);
+    if (!st->opts.no_text_layer) ct_page_text_layer(pg, st->cr);
     cairo_show_page(st->cr);
     ct_page_clear(pg);
     st->written++;
@@ -794,12 +801,7 @@ ct_status_t ct_canvas_finish(ct_canvas_t *c, ct_error_t *err) {
     pdf_finish_t fin;
     memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
     inks.n = st->ninks;
-    fin.inks = &inks;
-    fin.inks_only = st->inks_only;
-    fin.overprint = st->overprint;
-    fin.cmyk = st->cmyk;
-    fin.plates = st->plates;
-    fin.dpi = st->dpi;
+    finish_init(&fin, &st->opts, &inks);
     rc = finish_pdf(&st->sink, c, path, &fin, err);
   }
   if (rc == CT_OK) rc = sink_commit(&st->sink, path, err);
@@ -880,12 +882,7 @@ ct_status_t ct_canvas_write(ct_canvas_t *c, const char *path, const ct_write_opt
   if ((st = merge_inks(c, opts, &inks, err)) != CT_OK) return st;
   if (opts->plates && inks.n == 0)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: plates need inks (--ink NAME=#RRGGBB, or the document's <ink>)", path);
-  fin.inks = &inks;
-  fin.inks_only = opts->inks_only;
-  fin.overprint = opts->overprint;
-  fin.cmyk = opts->cmyk;
-  fin.plates = opts->plates;
-  fin.dpi = opts->dpi;
+  finish_init(&fin, opts, &inks);
 
   /* PDF holds every page; PNG and SVG hold one, so several pages make several files. */
   n = fmt == CT_OUTPUT_PDF || c->npages == 1 || strcmp(path, "-") == 0 ? 1 : c->npages;
