@@ -497,7 +497,7 @@ typedef struct {
   int         width_px;    /* PNG: if > 0, the pixel width (height keeps the aspect) */
   const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */
   int         no_text_layer;  /* PDF: leave out the copyable text layer (on by default) */
-  int         cmyk;           /* PDF: convert to DeviceCMYK with Ghostscript (docs/pdf.md) */
+  int         cmyk;           /* PDF: process colors to DeviceCMYK through ICC profiles (docs/pdf.md) */
   const ct_ink_t *inks;       /* more spot inks, over the canvas's own (same name: these win) */
   unsigned    ink_count;
   int         inks_only;      /* a painted color that no ink prints is an error, not a warning */

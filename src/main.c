@@ -145,7 +145,7 @@ static const char usage_view[] =
   "                             plain base glyph in the text color; default: auto)\n"
   "      --dpi=N                PNG resolution (default: 72)\n"
   "      --no-text-layer        PDF: leave out the invisible text that makes it copyable\n"
-  "      --cmyk                 PDF: convert to CMYK with Ghostscript (for print shops)\n"
+  "      --cmyk                 PDF: process colors in CMYK (ICC; spot inks kept), for print shops\n"
   "      --ink=NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]\n"
   "                             PDF: a spot ink (repeatable): the ink's color and its lighter\n"
   "                             tints print on its own plate; cmyk= is its alternate color\n"

@@ -1,7 +1,7 @@
 /*
 ** gs.c: runs Ghostscript (Debian's ghostscript) as a child process, for what cairo and the
-** PDF pass do not do: CMYK conversion (output.c) and rasterizing plates (plates.c).
-** Its dates come from SOURCE_DATE_EPOCH, as ours do.  Core layer.
+** PDF pass do not do: rasterizing plates (plates.c).  Its dates come from
+** SOURCE_DATE_EPOCH, as ours do.  Core layer.
 */
 #include <errno.h>
 #include <stdio.h>

@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -114,103 +113,6 @@ static ct_status_t sink_open(sink_t *s, const char *path, ct_error_t *err) {
     free(s->tmp_path);
     s->tmp_path = NULL;
     return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-  }
-  return CT_OK;
-}
-
-/* ---- CMYK: a Ghostscript pass over the finished PDF ------------------------ */
-
-/* Runs gs to convert `in` into `out` (DeviceCMYK); 0 on success. */
-static int run_gs(const char *in, const char *out, char *why, size_t whylen) {
-  char outarg[4300];
-  const char *args[] = { "-sDEVICE=pdfwrite", "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
-                         "-dAutoRotatePages=/None", outarg, in, NULL };
-  snprintf(outarg, sizeof outarg, "-sOutputFile=%s", out);
-  return ct_gs_run(args, "CMYK output", why, whylen);
-}
-
-/* gs writes a random /ID: replace it, in place, with a hash of the file, so the same
-   input still gives the same bytes. */
-static void fix_pdf_id(const char *path) {
-  FILE *f = fopen(path, "r+b");
-  char *buf = NULL, *id;
-  long n;
-  uint64_t h1 = 1469598103934665603ull, h2 = 7809847782465536322ull;
-  if (!f) return;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-    long i;
-    char *last = NULL, *p = buf;
-    buf[n] = '\0';
-    while ((p = memmem(p, (size_t)(buf + n - p), "/ID [<", 6))) { last = p; p += 6; }
-    if (last && last + 6 + 32 + 2 + 32 + 1 < buf + n && last[6 + 32] == '>' && last[6 + 33] == '<') {
-      for (i = 0; i < n; i++) {   /* everything but the ID itself */
-        unsigned char c = (unsigned char)buf[i];
-        if (buf + i >= last && buf + i < last + 6 + 66) continue;
-        h1 = (h1 ^ c) * 1099511628211ull;
-        h2 = (h2 ^ c) * 1099511628211ull + 0x9E3779B97F4A7C15ull;
-      }
-      id = last + 6;
-      {
-        char hex[33];
-        snprintf(hex, sizeof hex, "%016llX%016llX", (unsigned long long)h1, (unsigned long long)h2);
-        memcpy(id, hex, 32);
-        memcpy(id + 34, hex, 32);
-        if (fseek(f, (long)(id - buf), SEEK_SET) == 0) fwrite(id, 1, 66, f);
-      }
-    }
-  }
-  free(buf);
-  fclose(f);
-}
-
-/* Converts the sink's finished PDF to CMYK, in place of the RGB one. */
-static ct_status_t sink_to_cmyk(sink_t *s, const char *path, ct_error_t *err) {
-  char in[4200], out[4200], why[256] = "";
-  int fd;
-  if (s->failed) return CT_OK;   /* the commit reports it */
-  if (s->tmp_path) {   /* a file: convert beside it */
-    if (s->file && fclose(s->file) != 0) { s->file = NULL; return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno)); }
-    s->file = NULL;
-    snprintf(in, sizeof in, "%s", s->tmp_path);
-    snprintf(out, sizeof out, "%s.tmp-cmyk-XXXXXX", path);
-  } else {   /* stdout: through two files in the temporary directory */
-    FILE *f;
-    snprintf(in, sizeof in, "%s/chromatype-rgb-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if ((fd = mkstemp(in)) < 0 || !(f = fdopen(fd, "wb")))
-      return ct_set_error(err, CT_ERR_IO, "cannot write a temporary file: %s", strerror(errno));
-    if (fwrite(s->mem, 1, s->len, f) != s->len) { fclose(f); unlink(in); return ct_set_error(err, CT_ERR_IO, "cannot write a temporary file"); }
-    fclose(f);
-    snprintf(out, sizeof out, "%s/chromatype-cmyk-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  }
-  if ((fd = mkstemp(out)) < 0) {
-    if (!s->tmp_path) unlink(in);
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-  }
-  close(fd);
-  if (run_gs(in, out, why, sizeof why) != 0) {
-    unlink(out);
-    if (!s->tmp_path) unlink(in);
-    return ct_set_error(err, CT_ERR_BACKEND, "%s: CMYK conversion: %s", path, why);
-  }
-  fix_pdf_id(out);
-  unlink(in);
-  if (s->tmp_path) {
-    char *t = strdup(out);
-    if (!t) { unlink(out); return ct_set_error(err, CT_ERR_NOMEM, "out of memory"); }
-    free(s->tmp_path);
-    s->tmp_path = t;
-    { mode_t mask = umask(022); umask(mask); chmod(t, 0666 & ~mask); }
-  } else {   /* read the converted file back for stdout */
-    FILE *f = fopen(out, "rb");
-    long n;
-    s->len = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-      char *m = realloc(s->mem, (size_t)n + 1);
-      if (m) { s->mem = m; s->len = fread(m, 1, (size_t)n, f); }
-    }
-    if (f) fclose(f);
-    unlink(out);
   }
   return CT_OK;
 }
@@ -362,6 +264,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   pass.inks = f->inks->v;
   pass.ink_count = f->inks->n;
   pass.overprint = f->overprint;
+  pass.cmyk = f->cmyk;
   pass.plate = -1;
   pass.pages = pages;
   pass.npages = c->npages;
@@ -426,6 +329,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
 
   if (f->plates) {   /* from cairo's file, not the finished one */
     pass.plate = 0;
+    pass.cmyk = 0;
     st = ct_plates_write(f->plates, cairo_mem ? cairo_mem : s->mem, cairo_mem ? cairo_len : s->len, &pass, 0,
                          f->dpi, 0, err);
     if (st != CT_OK) goto done;
@@ -443,14 +347,6 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
     s->len = s->cap = out_len;
     out_mem = NULL;
   }
-  if (f->cmyk && pass.ink_shadings) {
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s: --cmyk: %u gradient%s in spot inks become%s process CMYK (Ghostscript converts "
-             "every shading); flat color, text and lines keep their inks", path, pass.ink_shadings,
-             pass.ink_shadings == 1 ? "" : "s", pass.ink_shadings == 1 ? "s" : "");
-    warn(c, msg);
-  }
-  if (f->cmyk) st = sink_to_cmyk(s, path, err);
 done:
   if (out_tmp) { unlink(out_tmp); free(out_tmp); }
   free(out_mem);

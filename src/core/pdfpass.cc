@@ -25,7 +25,11 @@
 #include <qpdf/QPDFWriter.hh>
 #include <qpdf/QUtil.hh>
 
+#include <lcms2.h>
+
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -91,6 +95,15 @@ class Pass {
 
   Color classify(double r, double g, double b) const;
   bool overprints(int ink) const { return p->overprint || (ink >= 0 && p->inks[ink].overprint); }
+  /* --cmyk: process colors through ICC profiles (sRGB in, the press profile out) */
+  cmsHTRANSFORM xf = nullptr;
+  std::map<uint64_t, std::array<double, 4>> cmyk_cache;
+  std::vector<ct_ink_t> inks_eff;   /* the inks, with a CMYK alternate computed under --cmyk */
+  enum { T_INKS, T_GRAY, T_CMYK } tmode = T_INKS;   /* what shading colors become */
+  std::array<double, 4> to_cmyk(const double rgb[3]);
+  ~Pass() {
+    if (xf) cmsDeleteTransform(xf);
+  }
   void note_process(const double rgb[3]);
   bool plate_skips(const ShadeClass &c) const;
   bool shade_overprints(const ShadeClass &c) const;
@@ -103,14 +116,30 @@ class Pass {
   bool collect_function(OH fn, std::vector<Color> &out, int depth);
   OH map_function(OH fn, const std::vector<int> &inks, int depth);
   bool convert_mesh(OH shading, ShadeClass &cls);
-  std::vector<double> target(const Color &c, const std::vector<int> &inks) const;
+  std::vector<double> target(const Color &c, const std::vector<int> &inks);
   void add_resources(OH resources);
   void filter_streams();
   void add_marks();
   bool transparent(OH res, int depth);
+  void convert_images();
   void drop_groups();
   std::map<QPDFObjGen, bool> opaque_memo;   /* XObjects: true when nothing in them is transparent */
 };
+
+std::array<double, 4> Pass::to_cmyk(const double rgb[3]) {
+  uint16_t in[3], out[4];
+  uint64_t key = 0;
+  for (int i = 0; i < 3; i++) {
+    in[i] = (uint16_t)std::lround(std::min(1.0, std::max(0.0, rgb[i])) * 65535);
+    key = key << 16 | in[i];
+  }
+  auto it = cmyk_cache.find(key);
+  if (it != cmyk_cache.end()) return it->second;
+  cmsDoTransform(xf, in, out, 1);
+  std::array<double, 4> v = { out[0] / 65535.0, out[1] / 65535.0, out[2] / 65535.0, out[3] / 65535.0 };
+  cmyk_cache[key] = v;
+  return v;
+}
 
 Color Pass::classify(double r, double g, double b) const {
   Color c;
@@ -243,7 +272,32 @@ OH device_n(QPDF &q, const ct_ink_t *all, const OH *seps, const std::vector<int>
 }
 
 void Pass::make_color_spaces() {
-  for (unsigned i = 0; i < p->ink_count; i++) ink_cs[i] = separation(q, p->inks[i]);
+  if (p->cmyk && p->plate < 0) {
+    /* the profiles: lcms2's sRGB, and the press profile Ghostscript converts to (Debian's
+       libgs-common), or CHROMATYPE_CMYK_PROFILE */
+    const char *path = getenv("CHROMATYPE_CMYK_PROFILE");
+    if (!path || !*path) path = "/usr/share/color/icc/ghostscript/default_cmyk.icc";
+    cmsHPROFILE rgb = cmsCreate_sRGBProfile(), cmyk = cmsOpenProfileFromFile(path, "r");
+    if (cmyk && cmsGetColorSpace(cmyk) != cmsSigCmykData) {
+      cmsCloseProfile(cmyk);
+      cmyk = nullptr;
+    }
+    if (rgb && cmyk) xf = cmsCreateTransform(rgb, TYPE_RGB_16, cmyk, TYPE_CMYK_16, INTENT_PERCEPTUAL, 0);
+    if (rgb) cmsCloseProfile(rgb);
+    if (cmyk) cmsCloseProfile(cmyk);
+    if (!xf)
+      throw std::runtime_error(std::string("CMYK output: no CMYK profile at ") + path +
+                               " (Debian package libgs-common, or CHROMATYPE_CMYK_PROFILE)");
+  }
+  inks_eff.assign(p->inks, p->inks + p->ink_count);
+  for (ct_ink_t &ink : inks_eff)
+    if (xf && !ink.has_cmyk) {
+      const double rgb[3] = { ink.color.r, ink.color.g, ink.color.b };
+      std::array<double, 4> v = to_cmyk(rgb);
+      for (int i = 0; i < 4; i++) ink.cmyk[i] = v[i];
+      ink.has_cmyk = 1;
+    }
+  for (unsigned i = 0; i < p->ink_count; i++) ink_cs[i] = separation(q, inks_eff[i]);
   OH cs = OH::newArray();
   cs.appendItem(OH::newName("/Separation"));
   cs.appendItem(OH::newName("/All"));
@@ -326,8 +380,12 @@ bool Pass::collect_function(OH fn, std::vector<Color> &out, int depth) {
 
 /* A color's components in the target space: the tints of `inks` (print file) or the gray of
    the plate's ink (plate: empty `inks`). */
-std::vector<double> Pass::target(const Color &c, const std::vector<int> &inks) const {
-  if (p->plate >= 0) return { c.kind == K_INK && c.ink == p->plate ? 1 - c.tint : 1.0 };
+std::vector<double> Pass::target(const Color &c, const std::vector<int> &inks) {
+  if (tmode == T_GRAY) return { c.kind == K_INK && c.ink == p->plate ? 1 - c.tint : 1.0 };
+  if (tmode == T_CMYK) {
+    std::array<double, 4> v = to_cmyk(c.rgb);
+    return { v[0], v[1], v[2], v[3] };
+  }
   std::vector<double> v(inks.size(), 0.0);
   for (size_t i = 0; i < inks.size(); i++)
     if (c.kind == K_INK && c.ink == inks[i]) v[i] = c.tint;
@@ -395,14 +453,19 @@ bool Pass::convert_mesh(OH shading, ShadeClass &cls) {
     if (c.kind == K_INK) cls.inks |= 1u << c.ink;
     if (c.kind == K_PROCESS) cls.process = true;
   }
+  tmode = p->plate >= 0 ? T_GRAY : T_INKS;
   if (cls.process && p->plate < 0) {
     for (const Color &c : colors)
       if (c.kind == K_PROCESS) note_process(c.rgb);
-    return false;
+    if (!xf) return false;
+    tmode = T_CMYK;
   }
-  if (p->plate < 0 && cls.inks == 0) return false;
+  if (p->plate < 0 && cls.inks == 0) {
+    if (!xf) return false;
+    tmode = T_CMYK;
+  }
   std::vector<int> inks = ink_list(cls.inks, p->ink_count);
-  size_t ncomp = p->plate >= 0 ? 1 : inks.size(), nrec = head + 4 * ncomp * 2;
+  size_t ncomp = tmode == T_GRAY ? 1 : tmode == T_CMYK ? 4 : inks.size(), nrec = head + 4 * ncomp * 2;
   std::string outd;
   outd.reserve(len / rec * nrec);
   size_t ci = 0;
@@ -424,8 +487,9 @@ bool Pass::convert_mesh(OH shading, ShadeClass &cls) {
     nd.appendItem(OH::newInteger(1));
   }
   d.replaceKey("/Decode", nd);
-  d.replaceKey("/ColorSpace", p->plate >= 0 ? OH::newName("/DeviceGray")
-                                            : inks.size() == 1 ? ink_cs[inks[0]] : device_n(q, p->inks, ink_cs, inks));
+  d.replaceKey("/ColorSpace", tmode == T_GRAY ? OH::newName("/DeviceGray")
+                              : tmode == T_CMYK ? OH::newName("/DeviceCMYK")
+                              : inks.size() == 1 ? ink_cs[inks[0]] : device_n(q, inks_eff.data(), ink_cs, inks));
   shading.replaceStreamData(outd, OH::newNull(), OH::newNull());
   return true;
 }
@@ -445,18 +509,24 @@ bool Pass::convert_shading(OH shading, ShadeClass &cls) {
     if (c.kind == K_INK) cls.inks |= 1u << c.ink;
     if (c.kind == K_PROCESS) cls.process = true;
   }
+  tmode = p->plate >= 0 ? T_GRAY : T_INKS;
   if (p->plate < 0) {
     if (cls.process) {
       for (const Color &c : colors)
         if (c.kind == K_PROCESS) note_process(c.rgb);
-      return false;
+      if (!xf) return false;
+      tmode = T_CMYK;   /* --cmyk: a process gradient in DeviceCMYK */
+    } else if (cls.inks == 0 && !xf) {
+      return false;   /* paper only */
+    } else if (cls.inks == 0) {
+      tmode = T_CMYK;
     }
-    if (cls.inks == 0) return false;   /* paper only */
   }
   std::vector<int> inks = ink_list(cls.inks, p->ink_count);
   d.replaceKey("/Function", map_function(d.getKey("/Function"), inks, 0));
-  d.replaceKey("/ColorSpace", p->plate >= 0 ? OH::newName("/DeviceGray")
-                                            : inks.size() == 1 ? ink_cs[inks[0]] : device_n(q, p->inks, ink_cs, inks));
+  d.replaceKey("/ColorSpace", tmode == T_GRAY ? OH::newName("/DeviceGray")
+                              : tmode == T_CMYK ? OH::newName("/DeviceCMYK")
+                              : inks.size() == 1 ? ink_cs[inks[0]] : device_n(q, inks_eff.data(), ink_cs, inks));
   if (d.hasKey("/Background")) d.removeKey("/Background");
   return true;
 }
@@ -602,6 +672,12 @@ void Filter::set_color(bool fill, Color c, QPDFTokenizer::Token const &op) {
   if (c.kind == K_INK) {
     operands.clear();
     emit("/ctInk" + std::to_string(c.ink) + (fill ? " cs " : " CS ") + num(c.tint) + (fill ? " scn" : " SCN"));
+    return;
+  }
+  if (pass.xf && (c.kind == K_PROCESS || c.kind == K_PAPER) && op.getValue() != "k" && op.getValue() != "K") {
+    std::array<double, 4> v = pass.to_cmyk(c.rgb);
+    operands.clear();
+    emit(num(v[0]) + " " + num(v[1]) + " " + num(v[2]) + " " + num(v[3]) + (fill ? " k" : " K"));
     return;
   }
   keep(op);
@@ -770,7 +846,7 @@ static void text_layer_form(Pass &pass, OH form, std::set<std::string> &&markers
 }
 
 void Pass::filter_streams() {
-  bool inks = p->ink_count > 0 || p->plate >= 0;
+  bool inks = p->ink_count > 0 || p->plate >= 0 || xf;
   std::set<QPDFObjGen> done;
   /* with inks: every form and tiling pattern, once, whatever draws them */
   for (OH &o : inks ? q.getAllObjects() : std::vector<OH>()) {
@@ -856,6 +932,42 @@ bool Pass::transparent(OH res, int depth) {
     }
   }
   return false;
+}
+
+/* --cmyk: RGB pictures in DeviceCMYK (8 bits a component, whatever filter they had: qpdf
+   decodes Flate and JPEG; a picture it cannot decode stays RGB); transparency groups blend
+   in DeviceCMYK.  Soft masks are gray and stay as they are. */
+void Pass::convert_images() {
+  for (OH &o : q.getAllObjects()) {
+    OH d = o.isStream() ? o.getDict() : o;
+    if (!d.isDictionary()) continue;
+    OH g = d.getKey("/Group");
+    if (g.isDictionary() && g.getKey("/CS").isName() && g.getKey("/CS").getName() == "/DeviceRGB" &&
+        !smask_groups.count(o.getObjGen()))
+      g.replaceKey("/CS", OH::newName("/DeviceCMYK"));
+    if (!o.isStream() || !d.getKey("/Subtype").isName() || d.getKey("/Subtype").getName() != "/Image") continue;
+    OH cs = d.getKey("/ColorSpace"), bpc = d.getKey("/BitsPerComponent");
+    if (!cs.isName() || cs.getName() != "/DeviceRGB" || !bpc.isInteger() || bpc.getIntValue() != 8) continue;
+    long long w = d.getKey("/Width").isInteger() ? d.getKey("/Width").getIntValue() : 0;
+    long long h = d.getKey("/Height").isInteger() ? d.getKey("/Height").getIntValue() : 0;
+    std::shared_ptr<Buffer> data;
+    try {
+      data = o.getStreamData(qpdf_dl_all);
+    } catch (std::exception &) {
+      continue;
+    }
+    if (w <= 0 || h <= 0 || data->getSize() != (size_t)w * (size_t)h * 3) continue;
+    std::string out((size_t)w * (size_t)h * 4, '\0');
+    const unsigned char *px = data->getBuffer();
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+      const double rgb[3] = { px[3 * i] / 255.0, px[3 * i + 1] / 255.0, px[3 * i + 2] / 255.0 };
+      std::array<double, 4> v = to_cmyk(rgb);
+      for (int k = 0; k < 4; k++) out[4 * i + (size_t)k] = (char)std::lround(v[(size_t)k] * 255);
+    }
+    o.replaceStreamData(out, OH::newNull(), OH::newNull());
+    d.replaceKey("/ColorSpace", OH::newName("/DeviceCMYK"));
+    if (d.hasKey("/Decode")) d.removeKey("/Decode");
+  }
 }
 
 /* cairo gives every page (and every form it records) a transparency group; where nothing
@@ -961,10 +1073,11 @@ static void fix_dates(QPDF &q) {
 void Pass::run() {
   if (p->plate < 0) fix_dates(q);
   make_color_spaces();
-  if (p->ink_count > 0 || p->plate >= 0) {
+  if (p->ink_count > 0 || p->plate >= 0 || xf) {
     find_smask_groups();
     convert_shadings();
   }
+  if (xf) convert_images();
   filter_streams();
   drop_groups();
   add_marks();

@@ -37,6 +37,7 @@ typedef struct {
   unsigned             ink_count;
   int                  overprint;     /* every paint overprints */
   int                  plate;         /* -1: the print file; k: the grayscale plate of ink k */
+  int                  cmyk;          /* the print file's process colors to DeviceCMYK (ICC) */
   const ct_pdf_page_t *pages;
   unsigned             npages;
   /* out (the print file): colors painted that no ink prints, as #rrggbb, and images */

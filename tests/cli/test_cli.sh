@@ -287,9 +287,9 @@ plates_are "$T/wplates" Riso-Blue.pdf Teal.pdf preview.png
 expect 2 "chromatype: --ink: ink 'W'" env CHROMATYPE_WATCH_RUNS=1 "$CT" --watch "$T/ink.xml" --ink W=#fff -o "$T/inkw2.pdf"
 ls "$T" | grep -q inkbad && bad "a failed --inks-only left a file" || ok
 
-# ---- CMYK PDFs through Ghostscript: DeviceCMYK colors, text still copyable, same bytes
-# on repeat, and a clear error (no file left) when gs is missing
-if command -v gs >/dev/null 2>&1; then
+# ---- CMYK PDFs (the PDF pass, through Ghostscript's CMYK profile): DeviceCMYK colors, text
+# still copyable, same bytes on repeat, and a clear error (no file left) without the profile
+if [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ]; then
   "$CT" view $F/ct-colr0.ttf ABCD --cmyk -o "$T/k1.pdf" && "$CT" view $F/ct-colr0.ttf ABCD --cmyk -o "$T/k2.pdf" && ok || bad "--cmyk failed"
   cmp -s "$T/k1.pdf" "$T/k2.pdf" && ok || bad "--cmyk output differs between runs"
   [ "$(pdftotext "$T/k1.pdf" - | tr -d '\f\n')" = "ABCD" ] && ok || bad "--cmyk lost the text layer"
@@ -298,8 +298,9 @@ import re, sys, zlib
 d = open(sys.argv[1], 'rb').read()
 ops = b''.join(zlib.decompress(m.group(1)) for m in re.finditer(rb'stream\r?\n(.*?)endstream', d, re.S) if m.group(1)[:2] == b'x\x9c')
 sys.exit(0 if re.search(rb'[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ k\n', ops) and not re.search(rb' rg\n', ops) else 1)" "$T/k1.pdf" && ok || bad "--cmyk output has no CMYK fills, or still RGB ones"
-  PATH=/nonexistent "$CT" view $F/ct-colr0.ttf ABCD --cmyk -o "$T/k3.pdf" 2> "$T/k3.log"; st=$?
-  [ $st -eq 1 ] && grep -q "needs the Debian package ghostscript" "$T/k3.log" && ok || bad "missing gs: exit $st, $(cat "$T/k3.log")"
+  CHROMATYPE_CMYK_PROFILE=/nonexistent.icc "$CT" view $F/ct-colr0.ttf ABCD --cmyk -o "$T/k3.pdf" 2> "$T/k3.log"; st=$?
+  [ $st -eq 1 ] && grep -q "no CMYK profile at /nonexistent.icc" "$T/k3.log" && [ "$(wc -l < "$T/k3.log")" = 1 ] && ok \
+    || bad "missing profile: exit $st, $(cat "$T/k3.log")"
   ls "$T" | grep -q "k3.pdf" && bad "a failed --cmyk left a file: $(ls "$T" | grep k3)" || ok
 fi
 

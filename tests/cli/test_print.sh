@@ -154,6 +154,17 @@ for p in "Shade Blue" "Face Red" "Inline Gold"; do
   [ "$2" -gt 100 ] && [ "$2" = "$6" ] && [ "$4" = "$6" ] && ok || bad "--cmyk changed the $p plate: $*"
 done
 [ "$(pdftotext "$T/cmyk.pdf" - | tr -s ' \f\n' ' ' | sed 's/ $//')" = "WOOD TYPE" ] && ok || bad "--cmyk lost the text"
+# gradients keep their inks too, and nothing is left in RGB (process colors, pictures, groups)
+"$CT" view $F/ct-colr1.ttf --unicodes=U+E005,U+E00C,U+E001 --font-size=60 --ink 'Red=#e02020' --ink 'Blue=#2040e0' \
+  --ink 'Gold=#f0c000' --cmyk -o "$T/gk.pdf" 2>/dev/null && valid "$T/gk.pdf"
+qpdf --qdf --object-streams=disable "$T/gk.pdf" "$T/gk.qdf"
+grep -a -q "/DeviceN" "$T/gk.qdf" && ok || bad "--cmyk lost the DeviceN gradient"
+grep -a -q "DeviceRGB\| rg$" "$T/gk.qdf" && bad "--cmyk left RGB in the file" || ok
+seps "$T/gk.pdf" "$T/gks"
+for p in Red Blue Gold; do [ "$(inked "$T/gks($p).tif")" -gt 100 ] && ok || bad "--cmyk: gradient plate $p is empty"; done
+"$CT" view $F/ct-cbdt.ttf --unicodes=U+E300 --font-size=60 --cmyk -o "$T/bk.pdf" 2>/dev/null && valid "$T/bk.pdf"
+qpdf --qdf --object-streams=disable "$T/bk.pdf" "$T/bk.qdf"
+grep -a -q "DeviceRGB" "$T/bk.qdf" && bad "--cmyk left a picture in RGB" || ok
 
 # ---- plates: one grayscale file per ink, with marks, and the preview ----------------------
 doc marked "" "" "" 'bleed="3mm" crop-marks="yes"'
