@@ -553,7 +553,6 @@ void Pass::convert_shadings() {
     if (!d.isDictionary() || !d.getKey("/ShadingType").isInteger() || mask_shadings.count(o.getObjGen())) continue;
     ShadeClass cls;
     cls.converted = convert_shading(o, cls);
-    if (cls.converted && p->plate < 0) p->ink_shadings++;
     shades[o.getObjGen()] = cls;
   }
 }
@@ -1093,7 +1092,7 @@ extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in
     q.setSuppressWarnings(true);   /* cairo's repeated resource keys: read once, written once */
     if (in) q.processFile(in);
     else q.processMemoryFile("cairo.pdf", (const char *)in_mem, in_len);
-    pass->nprocess = pass->images = pass->inks_used = pass->ink_shadings = 0;
+    pass->nprocess = pass->images = pass->inks_used = 0;
     /* Read every object now, a few hundred at a time, dropping qpdf's warnings in between:
        cairo's resource dictionaries repeat keys hundreds of times a page, qpdf keeps a
        warning for each until asked, and its first new indirect object reads the whole file

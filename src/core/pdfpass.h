@@ -45,7 +45,6 @@ typedef struct {
   unsigned             nprocess;       /* how many distinct ones (only the first are listed) */
   unsigned             images;         /* raster images painted (process colors) */
   unsigned             inks_used;      /* bit i: ink i is painted somewhere */
-  unsigned             ink_shadings;   /* gradients written in inks (Separation or DeviceN) */
 } ct_pdf_pass_t;
 
 /* Reads the PDF in `in` (a file, or `in_mem` bytes when `in` is NULL) and writes the
