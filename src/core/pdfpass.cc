@@ -62,7 +62,7 @@ std::string ink_name(const ct_ink_t &ink) { return "/" + std::string(ink.name); 
 
 /* ---- what a color is printed with --------------------------------------------- */
 
-enum Kind { K_UNKNOWN, K_PAPER, K_PROCESS, K_INK, K_PATTERN, K_REGISTRATION };
+enum Kind { K_UNKNOWN, K_PAPER, K_PROCESS, K_INK, K_PATTERN };
 
 struct Color {
   Kind   kind = K_UNKNOWN;
@@ -76,7 +76,6 @@ struct Color {
 struct ShadeClass {
   unsigned inks = 0;           /* bit i: ink i */
   bool     process = false;
-  bool     converted = false;  /* rewritten in inks (print file) or gray (plate) */
 };
 
 class Pass {
@@ -552,7 +551,7 @@ void Pass::convert_shadings() {
     OH d = o.isStream() ? o.getDict() : o;
     if (!d.isDictionary() || !d.getKey("/ShadingType").isInteger() || mask_shadings.count(o.getObjGen())) continue;
     ShadeClass cls;
-    cls.converted = convert_shading(o, cls);
+    convert_shading(o, cls);
     shades[o.getObjGen()] = cls;
   }
 }
@@ -649,7 +648,6 @@ void Filter::set_color(bool fill, Color c, QPDFTokenizer::Token const &op) {
     }
     double gray = 1;
     if (c.kind == K_INK && c.ink == p->plate) gray = 1 - c.tint;
-    else if (c.kind == K_REGISTRATION) gray = 0;
     else if (c.kind == K_UNKNOWN) { keep(op); return; }
     else if (c.kind == K_PAPER ? p->overprint : pass.overprints(c.kind == K_INK ? c.ink : -1)) skip = true;
     operands.clear();
@@ -738,7 +736,7 @@ void Filter::handleToken(QPDFTokenizer::Token const &t) {
     /* cairo sets /Pattern here, and the pattern with scn; other spaces are kept as they are */
     std::string n = last_name();
     Color c;
-    c.kind = n == "/ctAll" ? K_REGISTRATION : n == "/Pattern" ? K_PATTERN : K_UNKNOWN;
+    c.kind = n == "/Pattern" ? K_PATTERN : K_UNKNOWN;
     (op == "cs" ? st.fill : st.stroke) = c;
   } else if (op == "scn" || op == "SCN" || op == "sc" || op == "SC") {
     bool fill = op == "scn" || op == "sc";
