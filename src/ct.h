@@ -530,6 +530,46 @@ ct_status_t ct_canvas_finish(ct_canvas_t *canvas, ct_error_t *err);
 ct_status_t ct_canvas_rasterize(ct_canvas_t *canvas, unsigned page, double dpi, int *width,
                                 int *height, uint64_t *hash, ct_error_t *err);
 
+/* ---- making fonts (fontbuild.c) ------------------------------------------ */
+
+/* Writes an OpenType font from a lead font: its glyphs keep their ids (so its GSUB, GPOS
+   and GDEF keep working), glyphs the color glyphs draw from other fonts are added, color
+   glyphs are given as paint trees (glyph nodes of any font of the same units per em),
+   palettes start as the lead's.  With no trees and no formats, the lead's tables are kept
+   and only its palettes and names are written anew. */
+typedef struct ct_font_builder ct_font_builder_t;
+
+typedef enum {
+  CT_FONT_COLR0 = 1,
+  CT_FONT_COLR1 = 2,
+  CT_FONT_SVG   = 4
+} ct_font_format_bits_t;
+
+typedef struct {
+  unsigned    formats;   /* ct_font_format_bits_t; 0: COLRv0 if every glyph fits, else COLRv1 */
+  int         woff2;     /* also implied by a path ending in .woff2 */
+  const char *text;      /* UTF-8: keep only the glyphs this text needs (hb-subset); NULL: all */
+} ct_font_write_options_t;
+
+ct_font_builder_t *ct_font_builder_create(ct_font_t *lead, ct_error_t *err);
+void ct_font_builder_destroy(ct_font_builder_t *builder);   /* NULL-safe */
+/* Replaces the palettes: `count` palettes of `entries` colors, palette-major (types,
+   names and labels are cleared). */
+ct_status_t ct_font_builder_set_palettes(ct_font_builder_t *builder, unsigned entries, unsigned count,
+                                         const ct_rgba_t *colors, ct_error_t *err);
+ct_status_t ct_font_builder_set_palette_info(ct_font_builder_t *builder, unsigned palette,
+                                             unsigned type, const char *name, ct_error_t *err);
+ct_status_t ct_font_builder_set_entry_label(ct_font_builder_t *builder, unsigned entry,
+                                            const char *label, ct_error_t *err);
+/* The color glyph of lead glyph `gid` (takes a new reference; NULL: none). */
+ct_status_t ct_font_builder_set_glyph(ct_font_builder_t *builder, unsigned gid, ct_paint_t *tree,
+                                      ct_error_t *err);
+ct_status_t ct_font_builder_set_family(ct_font_builder_t *builder, const char *family, ct_error_t *err);
+void ct_font_write_options_init(ct_font_write_options_t *opts);
+/* Writes the font (a temporary file renamed when complete: never a half-written one). */
+ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
+                                  const ct_font_write_options_t *opts, ct_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

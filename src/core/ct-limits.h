@@ -101,4 +101,13 @@
 #define CT_PDF_PASS_IN_MEMORY (16L * 1024 * 1024)
 #endif
 
+/* The font writer: how far (font units) a quadratic may stray from the cubic it replaces
+   when CFF outlines become TrueType glyphs, and the most glyphs a written font may have. */
+#ifndef CT_GLYF_TOLERANCE
+#define CT_GLYF_TOLERANCE 0.5
+#endif
+#ifndef CT_MAX_WRITTEN_GLYPHS
+#define CT_MAX_WRITTEN_GLYPHS 65535u
+#endif
+
 #endif /* CT_LIMITS_H */

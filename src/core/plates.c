@@ -31,29 +31,6 @@ static void ink_file_name(const char *ink, char *out, size_t size) {
   out[n] = '\0';
 }
 
-/* Writes `len` bytes to `path` through a temporary file and a rename. */
-static ct_status_t write_file(const char *path, const void *data, size_t len, ct_error_t *err) {
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  FILE *f = NULL;
-  int fd, e = 0;
-  if (!tmp) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-  if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "wb"))) {
-    e = errno;
-    if (fd >= 0) { close(fd); unlink(tmp); }
-    free(tmp);
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-  }
-  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
-  if (fwrite(data, 1, len, f) != len) e = errno ? errno : EIO;
-  if (fclose(f) != 0 && !e) e = errno;
-  if (!e && rename(tmp, path) != 0) e = errno;
-  if (e) unlink(tmp);
-  free(tmp);
-  return e ? ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : CT_OK;
-}
-
 static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int length) {
   struct { char *p; size_t len, cap; } *m = closure;
   if (m->len + length > m->cap) {
@@ -76,7 +53,7 @@ static ct_status_t write_png_file(const char *path, cairo_surface_t *img, ct_err
     free(m.p);
     return ct_set_error(err, CT_ERR_NOMEM, "%s: cannot encode the PNG", path);
   }
-  st = write_file(path, m.p, m.len, err);
+  st = ct_file_write_atomic(path, m.p, m.len, err);
   free(m.p);
   return st;
 }
@@ -167,10 +144,10 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
     if ((st = ct_pdf_pass(NULL, pdf, len, NULL, &mem, &mlen, &pass, err)) != CT_OK) break;
     if (!png) {
       char *path = plate_path(dir, name, 0, 1, "pdf");
-      st = path ? write_file(path, mem, mlen, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      st = path ? ct_file_write_atomic(path, mem, mlen, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
       free(path);
     }
-    if (st == CT_OK) st = write_file(platepdf, mem, mlen, err);
+    if (st == CT_OK) st = ct_file_write_atomic(platepdf, mem, mlen, err);
     free(mem);
     if (st == CT_OK) st = rasterize(platepdf, prefix, dpi, base->inks[k].name, &npages, err);
     if (st == CT_OK && !previews) {

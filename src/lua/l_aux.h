@@ -130,6 +130,7 @@ void lct_pushpaint(lua_State *L, const ct_paint_t *paint, const ct_font_t *font)
 void lct_open_font(lua_State *L);
 void lct_open_canvas(lua_State *L);
 void lct_open_paint(lua_State *L);
+void lct_open_fontbuild(lua_State *L);
 
 /* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
    "write"); nothing when no guard is set. */

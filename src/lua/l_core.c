@@ -184,6 +184,7 @@ int luaopen_chromatype_core(lua_State *L) {
   lct_open_font(L);
   lct_open_canvas(L);
   lct_open_xml(L);
+  lct_open_fontbuild(L);
   lua_pushliteral(L, CT_VERSION_STRING);
   lua_setfield(L, -2, "version");
   return 1;
