@@ -103,6 +103,16 @@ function M.stack(layers)
   return require("chromatype.stack").new(layers)
 end
 
+--- Writes a color font made from a stack, a font with new palettes, a font with filters
+-- baked in, or paint trees (chromatype.fontmake); returns true, or nil and a message.
+-- @tparam Font|Stack|string source
+-- @tparam string path OUT.ttf or OUT.woff2
+-- @tparam[opt] table opts `formats`, `text`, `family`, `palettes`, `palette_type`, `filters`,
+--   `glyphs`, `glyph`, `labels`, `woff2`, `seed`
+function M.save_font(source, path, opts)
+  return require("chromatype.fontmake").save_font(source, path, opts)
+end
+
 --- A color from CSS syntax (`"tomato"`, `"rgb(255 0 0 / 50%)"`, `"hsl(120 50% 40%)"`, `"#f80"`)
 -- as "#rrggbbaa", or nil and a message (chromatype.palette).
 function M.color(c)

@@ -139,6 +139,30 @@ static int flatten_v0(walk_t *k, const ct_paint_t *p, const double m[6], unsigne
   }
 }
 
+/* Whether a tree is what COLRv0 holds: layers of glyph outlines (transformed or not)
+   filled with solid colors, composited source-over.  No glyph is added to find out. */
+int ct_colr_fits_v0(const ct_paint_t *p, unsigned depth) {
+  unsigned i;
+  const ct_paint_t *s;
+  if (depth > CT_MAX_PAINT_DEPTH) return 0;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count; i++)
+      if (!ct_colr_fits_v0(p->u.layers.children[i], depth + 1)) return 0;
+    return 1;
+  case CT_PAINT_TRANSFORM:
+    return ct_colr_fits_v0(p->u.transform.child, depth + 1);
+  case CT_PAINT_COMPOSITE:
+    return p->u.composite.mode == CT_COMPOSITE_SRC_OVER && ct_colr_fits_v0(p->u.composite.backdrop, depth + 1) &&
+           ct_colr_fits_v0(p->u.composite.source, depth + 1);
+  case CT_PAINT_GLYPH:
+    s = solid_of(p->u.glyph.child);
+    return s && !(s->u.solid.color.kind == CT_COLOR_FOREGROUND && s->u.solid.color.alpha < 1);
+  default:
+    return 0;
+  }
+}
+
 int ct_colr_writer_add_v0(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
                           ct_colr_sink_t *sink) {
   static const double identity[6] = { 1, 0, 0, 1, 0, 0 };
@@ -419,7 +443,7 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
   int v1 = w->nv1 > 0;
   size_t header = v1 ? 34 : 14, base0 = header, layer0 = base0 + (size_t)w->nv0 * 6;
   size_t blist = layer0 + w->v0layers.len, llist = blist + 4 + (size_t)w->nv1 * 6;
-  size_t heap = llist + 4 + (size_t)w->nlayers * 4;
+  size_t heap = llist + (w->nlayers ? 4 + (size_t)w->nlayers * 4 : 0);   /* no LayerList when empty */
 
   qsort(w->v0, w->nv0, sizeof *w->v0, v0_cmp);
   qsort(w->v1, w->nv1, sizeof *w->v1, v1_cmp);
@@ -449,9 +473,10 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
       ct_buf_u16(out, w->v1[i].gid);
       ct_buf_u32(out, (uint32_t)(heap + w->v1[i].heap - blist));
     }
-    ct_buf_u32(out, w->nlayers);
-    for (i = 0; i < w->nlayers; i++) ct_buf_u32(out, (uint32_t)(heap + w->layers[i] - llist));
-    if (w->nlayers == 0) out->len -= 4;   /* no LayerList at all */
+    if (w->nlayers) {
+      ct_buf_u32(out, w->nlayers);
+      for (i = 0; i < w->nlayers; i++) ct_buf_u32(out, (uint32_t)(heap + w->layers[i] - llist));
+    }
     ct_buf_bytes(out, w->heap.p, w->heap.len);
   }
   return !out->failed && !w->heap.failed && !w->v0layers.failed;

@@ -192,6 +192,11 @@ static table_t load_table(ct_font_t *font, uint32_t tag) {
   return t;
 }
 
+static int has_table(ct_font_t *font, uint32_t tag) {
+  FT_ULong len = 0;
+  return FT_Load_Sfnt_Table(font->ft_face, tag, 0, NULL, &len) == 0 && len > 0;
+}
+
 /* ---- the glyphs of the written font ---------------------------------------------- */
 
 typedef struct {
@@ -979,8 +984,7 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
                       ct_font_get_path(lead));
     goto done;
   }
-  cff = FT_Load_Sfnt_Table(lead->ft_face, TAG('C', 'F', 'F', ' '), 0, NULL, NULL) == 0 ||
-        FT_Load_Sfnt_Table(lead->ft_face, TAG('C', 'F', 'F', '2'), 0, NULL, NULL) == 0;
+  cff = has_table(lead, TAG('C', 'F', 'F', ' ')) || has_table(lead, TAG('C', 'F', 'F', '2'));
 
   /* the tables kept as they are */
   {
@@ -1026,17 +1030,13 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
 
     /* the color glyphs */
     if (!formats) {
-      /* COLRv0 where every glyph fits it (every renderer reads it), else COLRv1 */
-      ct_colr_writer_t *probe = ct_colr_writer_create();
+      /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
       formats = CT_FONT_COLR0;
-      if (!probe) goto nomem;
       for (i = 0; i < b->ntrees; i++)
-        if (b->trees[i] && !ct_colr_writer_add_v0(probe, i, b->trees[i], lead, &s.sink)) {
-          if (s.err && s.err->status == CT_ERR_NOMEM) break;
+        if (b->trees[i] && !ct_colr_fits_v0(b->trees[i], 0)) {
           formats = CT_FONT_COLR1;
           break;
         }
-      ct_colr_writer_destroy(probe);
     }
     if (formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
       if (!(colr = ct_colr_writer_create())) goto nomem;

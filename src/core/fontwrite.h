@@ -98,6 +98,8 @@ int ct_colr_writer_add_v0(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
                           ct_colr_sink_t *sink);
 int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
                           ct_colr_sink_t *sink);
+/* Whether the tree is plain layers of glyphs in solid colors (call with depth 0). */
+int ct_colr_fits_v0(const ct_paint_t *tree, unsigned depth);
 /* The table (version 0 if no v1 glyph was added). */
 int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out);
 

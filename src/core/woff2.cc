@@ -5,12 +5,32 @@
 */
 #include <woff2/encode.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
 
 /* declared in fontwrite.h, which is C */
 extern "C" unsigned char *ct_woff2_encode(const unsigned char *sfnt, size_t len, size_t *out_len);
+
+namespace {
+
+/* Debian's encoder reports "Compressed N to M." on stderr, and the core prints nothing:
+   stderr is /dev/null while it runs (the core is single-threaded), restored on every path. */
+struct quiet_stderr {
+  FILE *saved = stderr, *null = std::fopen("/dev/null", "w");
+  quiet_stderr() { if (null) stderr = null; }
+  ~quiet_stderr() {
+    if (null) {
+      stderr = saved;
+      std::fclose(null);
+    }
+  }
+  quiet_stderr(const quiet_stderr &) = delete;
+  quiet_stderr &operator=(const quiet_stderr &) = delete;
+};
+
+}  // namespace
 
 unsigned char *ct_woff2_encode(const unsigned char *sfnt, size_t len, size_t *out_len) {
   try {
@@ -19,7 +39,12 @@ unsigned char *ct_woff2_encode(const unsigned char *sfnt, size_t len, size_t *ou
     if (!out) return nullptr;
     woff2::WOFF2Params params;
     params.allow_transforms = true;
-    if (!woff2::ConvertTTFToWOFF2(sfnt, len, out, &cap, params)) {
+    bool ok;
+    {
+      quiet_stderr quiet;
+      ok = woff2::ConvertTTFToWOFF2(sfnt, len, out, &cap, params);
+    }
+    if (!ok) {
       std::free(out);
       return nullptr;
     }
