@@ -95,6 +95,11 @@
 #define CT_MAX_SVG_DEPTH 200u
 #endif
 
+/* Largest OT-SVG glyph document written from a paint tree (svgwrite.c), in bytes. */
+#ifndef CT_MAX_SVG_WRITE_SIZE
+#define CT_MAX_SVG_WRITE_SIZE (4u * 1024u * 1024u)
+#endif
+
 /* PDFs up to this size are read into memory for the finishing pass (faster); larger ones are
    read in place (less memory) */
 #ifndef CT_PDF_PASS_IN_MEMORY

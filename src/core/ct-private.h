@@ -113,6 +113,23 @@ unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
 char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
                               size_t whylen, char *what, size_t whatlen);
 
+/* svgwrite.c: a glyph's paint tree as an OT-SVG glyph document (the em square, y down,
+   baseline at 0) whose drawing element is id="glyphN". */
+typedef struct {
+  unsigned         gid;            /* N of id="glyphN" */
+  const ct_rgba_t *palette;        /* palette 0: the fallbacks of var(--colorI, ...) */
+  unsigned         palette_count;
+} ct_svgwrite_t;
+/* Returns the document (malloc'ed, NUL-terminated, *len set) or NULL with `why` filled
+   ("sweep gradients have no SVG equivalent", "out of memory", ...). Glyph nodes whose font is
+   NULL use `font`.  Palette entries are written as var(--colorI, #RRGGBB[AA]) (the fallback
+   carries the entry's alpha, the paint's alpha is fill-opacity), the text color as
+   currentColor.  Refused: sweep gradients, SVG and bitmap nodes, the composite modes
+   src_atop, dest_atop, xor and plus, trees over CT_MAX_PAINT_WORK nodes or
+   CT_MAX_PAINT_DEPTH deep, documents over CT_MAX_SVG_WRITE_SIZE bytes. */
+char *ct_svg_write_glyph(ct_font_t *font, const ct_paint_t *tree, const ct_svgwrite_t *w,
+                         size_t *len, char *why, size_t whylen);
+
 /* The sprite cache of a font (made on first use; NULL without memory), and whether `paint`
    is the tree the font caches for `gid` (only those are kept as sprites: their addresses
    cannot be reused while the cache lives). */

@@ -41,6 +41,7 @@ struct ct_svg_glyph {
   char     *source;        /* the glyph's own small document, palette variables intact */
   size_t    len;
   int       has_vars;      /* var(), currentColor or context-* appear: substitute at draw */
+  int       widened;       /* the root had no viewBox, width or height: one was added, see cut_glyph */
   unsigned  nlayers;       /* drawable children of the glyph element, each with an id */
   char    **layer_ids;
 };
@@ -622,6 +623,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   unsigned i, done = 0;
   xmlChar *mem = NULL;
   int memlen = 0;
+  int widened = 0;
   ct_svg_glyph_t *g = NULL;
 
   snprintf(id, sizeof id, "glyph%u", gid);
@@ -632,6 +634,19 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   oroot = xmlDocCopyNode(root, out, 2);   /* the <svg> with its attributes and namespaces */
   if (!oroot) goto nomem;
   xmlDocSetRootElement(out, oroot);
+  if (!xmlHasProp(oroot, (const xmlChar *)"viewBox") && !xmlHasProp(oroot, (const xmlChar *)"width") &&
+      !xmlHasProp(oroot, (const xmlChar *)"height")) {
+    /* librsvg sizes the offscreen surfaces of groups (opacity, masks, filters, blend modes)
+       to the viewport, and the em square below the baseline (0..upem) misses a glyph, which
+       sits at negative y: such groups vanished.  A viewBox equal to the viewport drawn
+       into (ct_svg_render) keeps the coordinates and widens the viewport to 3 em around
+       the em square: x -1..2 em, y -2..1 em. */
+    char vb[96];
+    snprintf(vb, sizeof vb, "%d %d %u %u", -(int)font->upem, -2 * (int)font->upem, 3 * font->upem,
+             3 * font->upem);
+    xmlSetProp(oroot, (const xmlChar *)"viewBox", (const xmlChar *)vb);
+    widened = 1;
+  }
   if (!glyph) {   /* a document for one glyph may lack the id: draw all of it */
     for (c = root->children; c; c = c->next) xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
   } else {
@@ -686,6 +701,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   g->ref = 1;
   g->gid = gid;
   g->upem = font->upem;
+  g->widened = widened;
   g->has_vars = has_palette_refs(g->source) != 0;
   {
     /* record the layer ids in order, from the copy in `out` */
@@ -894,6 +910,12 @@ int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, int lay
   viewport.y = 0;
   viewport.width = g->upem;   /* a viewBox maps onto the em square */
   viewport.height = g->upem;
+  if (g->widened) {   /* the viewBox cut_glyph added: the same box, so coordinates stay */
+    viewport.x = -(double)g->upem;
+    viewport.y = -2.0 * g->upem;
+    viewport.width = 3.0 * g->upem;
+    viewport.height = 3.0 * g->upem;
+  }
   snprintf(id, sizeof id, "#glyph%u", g->gid);
   cairo_save(cr);
   cairo_scale(cr, 1, -1);
