@@ -420,4 +420,91 @@ function M.save_font(source, path, opts)
   return res, err
 end
 
+-- ---- the command line: chromatype font SOURCE -o OUT ... (src/cli/font.c) -------------------------
+
+local function read_file(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- The stack an XML document defines (`name`, or its only one).
+local function xml_stack(path, name)
+  local document = require "chromatype.document"
+  local text, err = read_file(path)
+  if not text then error(err, 0) end
+  local doc = document.from_xml(text, path)
+  local names = {}
+  for n in pairs(doc.stacks) do names[#names + 1] = n end
+  table.sort(names)
+  if name then
+    if not doc.stacks[name] then
+      error(("%s: no stack '%s' (it defines %s)"):format(path, name, #names > 0 and table.concat(names, ", ") or "none"), 0)
+    end
+    return doc.stacks[name], name
+  end
+  if #names == 0 then error(("%s: the document defines no <stack>"):format(path), 0) end
+  if #names > 1 then
+    error(("%s: the document defines %d stacks (%s): choose one with --stack"):format(path, #names, table.concat(names, ", ")), 0)
+  end
+  return doc.stacks[names[1]], names[1]
+end
+
+-- The stack a Lua script returns.
+local function lua_stack(path)
+  local chunk, err = loadfile(path, "t")
+  if not chunk then error(err, 0) end
+  local v = chunk()
+  if stack.is_stack(v) then return v end
+  if type(v) == "table" and stack.is_stack(v.stack) then return v.stack end
+  error(("%s: the script must return a stack (return ct.stack{...}), got %s"):format(path, type(v)), 0)
+end
+
+--- The command line's font command: `t` holds source, output, layers ({"FONT=COLOR", ...}),
+--- lead, stack, palettes, palette_type, filters, formats, text, family, woff2, seed.
+--- Returns true, or nil and a message.
+function M.cli(t)
+  local ok, res, err = pcall(function()
+    local source
+    if t.layers and #t.layers > 0 then
+      if t.source then error("give either SOURCE or --layer, not both", 0) end
+      local layers = {}
+      for i, spec in ipairs(t.layers) do
+        local font, color = spec:match("^(.*)=([^=]*)$")
+        if not font then font = spec end
+        if font == "" then error(("--layer '%s': a font expected before '='"):format(spec), 0) end
+        layers[i] = { font = font, color = color ~= "" and color or nil }
+      end
+      layers.lead = t.lead
+      layers.warn = false
+      local okk, s = pcall(stack.new, layers)
+      if not okk then error((tostring(s):gsub("^.-bad argument #%d+ to 'stack' %((.*)%)$", "--layer: %1")), 0) end
+      source = s
+    elseif not t.source then
+      error("a font, an XML or Lua file defining a stack, or --layer FONT=COLOR ... expected", 0)
+    elseif t.lead then
+      error("--lead goes with --layer", 0)
+    else
+      local ext = (t.source:match("%.(%w+)$") or ""):lower()
+      local name
+      if ext == "xml" then source, name = xml_stack(t.source, t.stack)
+      elseif ext == "lua" then source = lua_stack(t.source)
+      else
+        if t.stack then error("--stack goes with an XML document", 0) end
+        local f, e = ct.open_font(t.source)
+        if not f then error(e, 0) end
+        source = f
+      end
+      t.stack_name = name
+    end
+    return save(source, t.output, { formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
+      palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,
+      stack_name = t.stack_name })
+  end)
+  if not ok then return nil, tostring(res) end
+  return res, err
+end
+
 return M

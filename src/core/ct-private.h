@@ -166,18 +166,6 @@ ct_status_t ct_render_paint(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p
 uint32_t ct_utf8_decode(const char *s, size_t len, size_t *used);
 
 
-/* svgwrite.c: a glyph's paint tree as an OT-SVG glyph document (the em square, y down,
-   baseline at 0) whose drawing element is id="glyphN". */
-typedef struct {
-  unsigned         gid;            /* N of id="glyphN" */
-  const ct_rgba_t *palette;        /* palette 0: the fallbacks of var(--colorI, ...) */
-  unsigned         palette_count;
-} ct_svgwrite_t;
-/* Returns the document (malloc'ed, NUL-terminated, *len set) or NULL with `why` filled.
-   Glyph nodes whose font is NULL use `font`. */
-char *ct_svg_write_glyph(ct_font_t *font, const ct_paint_t *tree, const ct_svgwrite_t *w,
-                         size_t *len, char *why, size_t whylen);
-
 /* fileout.c: a whole file written to a temporary name beside `path`, then renamed. */
 ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len, ct_error_t *err);
 
