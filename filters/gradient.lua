@@ -7,7 +7,8 @@
 -- Options:
 --   colors   the gradient's stops, evenly spaced, separated by ';' (CSS forms;
 --            default #e63946;#f4a261;#2a9d8f)
---   per      line | word | frame (default line): the span the gradient runs across
+--   per      line | word | frame | glyph (default line): the span the gradient runs across
+--            (glyph: each letter's own advance and height, so it can be baked into a font)
 --   angle    direction in degrees, 0 left to right, 90 top to bottom (default 0)
 --   layers   which layers take the gradient: all, top (each glyph's top layer: the face of a
 --            stack), or indices separated by ';' (default all)
@@ -19,7 +20,7 @@
 local filter = require "chromatype.filter"
 local o = filter.options(..., "gradient")
 local colors = o:colors("colors", "#e63946;#f4a261;#2a9d8f")
-local per = o:choice("per", "line", { "line", "word", "frame" })
+local per = o:choice("per", "line", { "line", "word", "frame", "glyph" })
 local angle = math.rad(o:number("angle", 0, -360, 360))
 local takes = o:layers("layers")
 local blend = o:choice("blend", "replace", { "replace", "multiply", "screen", "overlay", "color", "hue", "luminosity" })
@@ -27,11 +28,14 @@ local BLEND_MODE = { color = "hsl_color", hue = "hsl_hue", luminosity = "hsl_lum
 o:check()
 if #colors == 1 then colors[2] = colors[1] end
 
--- the span [a, b] along the direction, on the page: the line's, word's or frame's box
+-- the span [a, b] along the direction, on the page: the line's, word's or frame's box; for
+-- per=glyph, the glyph's box from its pen (no position read: such a gradient bakes into fonts)
 local function span(ctx)
   local g = ctx.glyph
   local x0, x1, y0, y1
-  if per == "frame" then
+  if per == "glyph" then
+    x0, x1, y0, y1 = 0, g.advance or g.size, -g.size * 0.8, g.size * 0.2
+  elseif per == "frame" then
     local f = ctx.frame
     x0, x1, y0, y1 = f.x, f.x + f.width, f.y, f.y + f.height
   elseif per == "word" then
@@ -62,7 +66,9 @@ local function gradient_paint(ctx, layer, alpha)
   local off = layer.offset or { 0, 0 }
   local u = layer.font:info().units_per_em / g.size
   -- page points -> the layer's font units (origin at the glyph's pen, y up)
-  local function fu(px, py) return { (px - g.x - off[1]) * u, -(py - g.y - off[2]) * u } end
+  local gx, gy = 0, 0
+  if per ~= "glyph" then gx, gy = g.x, g.y end
+  local function fu(px, py) return { (px - gx - off[1]) * u, -(py - gy - off[2]) * u } end
   local stops = {}
   for i, c in ipairs(colors) do
     stops[i] = { offset = (i - 1) / (#colors - 1), color = { rgba = c, alpha = alpha } }

@@ -8,6 +8,8 @@
 --   palette   take the colors from the glyph font's CPAL palette (an index, a name, light or
 --             dark); default: colors #e63946;#f1c453;#2a9d8f;#1d3557;#f4a261
 --   per       glyph | word | line | page (default glyph): one draw per unit
+--   order     random (default) | fixed: layer i takes the i-th color, no draw (bakes into a
+--             font: chromatype font -f 'recolor:colors=...,order=fixed')
 --   layers    which layers to recolor: all, top, or indices separated by ';' (default all)
 --
 --   chromatype -f recolor:palette=0,per=word --seed 3 specimen.xml
@@ -17,6 +19,7 @@ local o = filter.options(..., "recolor")
 local colors = o:colors("colors", not o.o.palette and "#e63946;#f1c453;#2a9d8f;#1d3557;#f4a261" or nil)
 local palette = o.o.palette
 local per = o:choice("per", "glyph", { "glyph", "word", "line", "page" })
+local order = o:choice("order", "random", { "random", "fixed" })
 local takes = o:layers("layers")
 o:check("palette")
 
@@ -41,8 +44,10 @@ return {
     if not takes(layer, ctx) then return end
     local list = colors or palette_colors(ctx.glyph.font)
     if #list == 0 then return end
-    local keys = filter.unit_keys(ctx, per)
-    local shuffled = ctx:stream(table.unpack(keys)):shuffle({ table.unpack(list) })
+    local shuffled = list
+    if order == "random" and #list > 1 then
+      shuffled = ctx:stream(table.unpack(filter.unit_keys(ctx, per))):shuffle({ table.unpack(list) })
+    end
     local c = shuffled[((layer.index or 1) - 1) % #shuffled + 1]
     layer.color = c
     if layer.paint.kind == "svg" or layer.paint.kind == "bitmap" then

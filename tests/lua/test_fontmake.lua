@@ -254,6 +254,32 @@ return {
     assert(not exists(out))
   end },
 
+  -- ---- variable fonts ----------------------------------------------------------------------
+  { "a variable lead is written as a static instance at its location", function()
+    local f = ct.open_font(font_path("ct-wdth.ttf"))
+    local wide = f:advance(f:glyph(97))
+    assert(f:set_variations("wdth=50"))
+    local narrow = f:advance(f:glyph(97))
+    assert(narrow < wide)
+    local out = tmpname(".ttf")
+    assert(ct.save_font(f, out, { filters = { "shadow" } }))
+    local g = ct.open_font(out)
+    eq(g:info().variable, false)
+    eq(#g:axes(), 0)
+    eq(g:advance(g:glyph(97)), narrow)
+    local d = mae(draw(f, "abc", { width = 260 }), draw(g, "abc", { width = 260 }))
+    assert(d > 1, "the shadow was not baked")
+  end },
+  { "new palettes for a variable color font keep its axes and variations", function()
+    local out = tmpname(".ttf")
+    local src = font_path("ct-colr1-var.ttf")
+    assert(ct.save_font(src, out, { palettes = { "Blue:0=#0000ff" } }))
+    local g = ct.open_font(out)
+    eq(g:info().variable, true)
+    eq(#g:axes(), #ct.open_font(src):axes())
+    eq(#g:palettes(), #ct.open_font(src):palettes() + 1)
+  end },
+
   -- ---- outputs -----------------------------------------------------------------------------
   { "WOFF2 by the extension; a glyph subset keeps what the text needs", function()
     local out = tmpname(".woff2")
