@@ -113,6 +113,20 @@ return {
     local d = mae(draw(s, "RISO"), draw(ct.open_font(out), "RISO"))
     assert(d < 3, ("mean difference %.3f"):format(d))
   end },
+  { "the lead's layout tables keep working: the exported font shapes as the lead does", function()
+    local out = tmpname(".ttf")
+    assert(ct.save_font(riso_stack(), out))
+    local lead, f = ct.open_font(BUNGEE), ct.open_font(out)
+    local text = "RO AVATAR WAVE fi 1/2"
+    local a, b = lead:shape(text), f:shape(text)
+    eq(#b, #a)
+    local kerned = false
+    for i = 1, #a do
+      eq({ b[i].gid, b[i].x_advance, b[i].cluster }, { a[i].gid, a[i].x_advance, a[i].cluster })
+      if a[i].x_advance ~= lead:advance(a[i].gid) then kerned = true end
+    end
+    assert(kerned, "no kerning in the sample: the test proves nothing")
+  end },
   { "layer offsets: baked into glyphs for COLRv0, PaintTranslate in COLRv1, both draw the stack", function()
     local s = riso_stack(true)
     local v0, v1 = tmpname(".ttf"), tmpname(".ttf")
