@@ -379,6 +379,19 @@ local function save(source, path, opts)
     end
   end
 
+  -- formats asked of a color font and nothing else: its own color glyphs, converted
+  if formats and next(trees) == nil and not s then
+    for gid = 1, lead:info().glyph_count - 1 do
+      local t = lead:paint(gid)
+      local plain = t.kind == "glyph" and t.gid == gid and t.font == nil and t.child.kind == "solid"
+        and t.child.color.foreground and (t.child.color.alpha or 1) == 1
+      if not plain then trees[gid] = t end
+    end
+    if next(trees) == nil then
+      error(("%s has no color glyphs to write as %s"):format(lead:info().family, table.concat(formats, ", ")), 0)
+    end
+  end
+
   -- palettes: the base's (the lead's, or the stack's) and the extra ones
   local extras = opts.palettes
   if type(extras) == "string" then extras = { extras } end
@@ -498,6 +511,40 @@ function M.cli(t)
         source = f
       end
       t.stack_name = name
+    end
+    if t.variations then
+      -- every font of the source with one of the axes takes the values of its axes
+      local fonts = {}
+      if stack.is_stack(source) then
+        for _, l in ipairs(source.layers) do fonts[#fonts + 1] = l.font end
+      else
+        fonts[1] = source
+      end
+      local values, used = {}, {}
+      for part in t.variations:gmatch("[^,]+") do
+        local tag, v = part:match("^%s*(%w%w?%w?%w?)%s*=%s*([-+%d.eE]+)%s*$")
+        if not tag or not tonumber(v) then error(("--variations: '%s' is not TAG=VALUE"):format(part), 0) end
+        values[#values + 1] = { tag = tag, v = v }
+      end
+      local done = {}
+      for _, f in ipairs(fonts) do
+        if not done[f] then
+          done[f] = true
+          local have = {}
+          for _, a in ipairs(f:axes()) do have[a.tag] = true end
+          local parts = {}
+          for _, x in ipairs(values) do
+            if have[x.tag] then parts[#parts + 1] = x.tag .. "=" .. x.v; used[x.tag] = true end
+          end
+          if #parts > 0 then
+            local okv, e = f:set_variations(table.concat(parts, ","))
+            if not okv then error("--variations: " .. tostring(e), 0) end
+          end
+        end
+      end
+      for _, x in ipairs(values) do
+        if not used[x.tag] then error(("--variations: no font of the source has the axis '%s'"):format(x.tag), 0) end
+      end
     end
     return save(source, t.output, { formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
       palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,

@@ -37,3 +37,27 @@ grid bungee-extruded bungee-extruded chromium "$BUNGEE_TEXT"
 "$ORACLE/render.sh" "$out/bungee-riso.ttf" "$dir/ref/bungee-riso-line.png" --text "CHROMATIC" --size 96 \
   --width 700 --height 140 --layout "$dir/ref/bungee-riso-line.json" > /dev/null
 echo "references in $dir/ref"
+
+# the pictures of docs/fonts.md: chromatype's drawing of each source beside the browser's
+d="$out/draw"
+mkdir -p "$d"
+draw() {   # NAME ITEMS SOURCE [OPTION]
+  "$B/chromatype" "$dir/draw.lua" "$d/$1.png" 6 "$2" "$3" ${4:+"$4"}
+}
+draw bungee-riso-p0 "$BUNGEE_TEXT" "$RISO_STACK"
+draw bungee-riso-p1 "$BUNGEE_TEXT" "$RISO_STACK_P1"
+draw bungee-riso-p2 "$BUNGEE_TEXT" "$RISO_STACK_P2"
+draw twemoji-tones-p0 "$EMOJI_TEXT" "$TWEMOJI"
+draw twemoji-tones-p1 "$EMOJI_TEXT" "$TWEMOJI" "recolor=$TONE_LIGHT"
+draw twemoji-tones-p2 "$EMOJI_TEXT" "$TWEMOJI" "recolor=$TONE_MEDIUM"
+draw twemoji-tones-p3 "$EMOJI_TEXT" "$TWEMOJI" "recolor=$TONE_DARK"
+draw bungee-extruded "$BUNGEE_TEXT" "$REGULAR" "filter=$EXTRUSION"
+py=/usr/bin/python3
+$py "$dir/docs_images.py" docs/images/fontmake-bungee.png \
+  "$d/bungee-riso-p0.png" "$dir/ref/bungee-riso-p0.png" "$d/bungee-riso-p1.png" "$dir/ref/bungee-riso-p1.png" \
+  "$d/bungee-riso-p2.png" "$dir/ref/bungee-riso-p2.png" "$d/bungee-riso-p0.png" "$dir/ref/bungee-riso-svg.png"
+$py "$dir/docs_images.py" docs/images/fontmake-twemoji.png \
+  "$d/twemoji-tones-p0.png" "$dir/ref/twemoji-tones-p0.png" "$d/twemoji-tones-p1.png" "$dir/ref/twemoji-tones-p1.png" \
+  "$d/twemoji-tones-p2.png" "$dir/ref/twemoji-tones-p2.png" "$d/twemoji-tones-p3.png" "$dir/ref/twemoji-tones-p3.png"
+$py "$dir/docs_images.py" docs/images/fontmake-extruded.png "$d/bungee-extruded.png" "$dir/ref/bungee-extruded.png"
+echo "pictures in docs/images/fontmake-*.png"

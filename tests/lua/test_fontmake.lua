@@ -324,6 +324,25 @@ return {
     assert(err:find("layer 2 %(ct%-cbdt%.ttf%) has none of the lead's glyphs"), err)
     assert(not exists(out))
   end },
+  { "hostile fonts (cycles, exponential graphs, bad formats and indices, truncation, hostile SVG): a font or a message, no crash", function()
+    local names = { "hostile-badformat.ttf", "hostile-badindex.ttf", "hostile-cycle.ttf", "hostile-dag.ttf",
+      "hostile-deep.ttf", "hostile-svg.ttf", "hostile-svgz.ttf", "hostile-truncated.ttf", "ct-truncated.ttf" }
+    ct.on_warning(function() end)
+    for _, n in ipairs(names) do
+      local f = ct.open_font(font_path(n))
+      if f then
+        for _, formats in ipairs({ "colr0", "colr1", "svg", "colr1,svg" }) do
+          local out = tmpname(".ttf")
+          local ok, err = ct.save_font(f, out, { formats = formats })
+          assert(ok or type(err) == "string", n)
+          if ok then assert(ct.open_font(out), n .. ": unreadable output") else assert(not exists(out), n) end
+        end
+        local out = tmpname(".ttf")
+        local ok, err = ct.save_font(f, out, { filters = { "shadow" } })
+        assert(ok or type(err) == "string", n)
+      end
+    end
+  end },
   { "misuse raises: unknown options, bad sources, bad formats", function()
     checkerr("unknown option 'colours'", ct.save_font, COLR0, "x.ttf", { colours = 1 })
     checkerr("a Font, a Stack or a font path expected", ct.save_font, 42, "x.ttf")
