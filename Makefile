@@ -69,7 +69,7 @@ $(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
 $(B)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
-$(B)/chromatype: $(B)/src/main.o $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+$(B)/chromatype: $(B)/src/cli/main.o $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The same core as a Lua C module, for a plain lua5.4 (require "chromatype").
@@ -156,8 +156,8 @@ $(FZ)/%.o: %.cc | $(B)/deps.stamp
 $(FZ)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-$(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c src/main.c $(FUZZ_OBJ)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(filter-out $(FZ)/src/main.o,$(FUZZ_OBJ)) $(PKG_LIBS) $(LDLIBS)
+$(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c src/cli/main.c $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(filter-out $(FZ)/src/cli/main.o,$(FUZZ_OBJ)) $(PKG_LIBS) $(LDLIBS)
 $(FZ)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
 
@@ -180,7 +180,7 @@ fuzz: fuzz-build
 	done
 
 # the gcc-built replay drivers (make check runs them on the seeds and the regressions)
-$(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c src/main.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+$(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c src/cli/main.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Isrc -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(B)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)

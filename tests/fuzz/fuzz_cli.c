@@ -1,5 +1,5 @@
 /*
-** fuzz_cli.c: the command line's option parser.  src/main.c is compiled in with
+** fuzz_cli.c: the command line's option parser.  src/cli/main.c is compiled in with
 ** CT_FUZZ_CLI: die() jumps back here instead of exiting, and every command returns once its
 ** options are parsed, so nothing is opened or written.  The input is split at NUL bytes
 ** into arguments (at most 32).
@@ -10,7 +10,7 @@
 
 #define CT_FUZZ_CLI 1
 #define main ct_cli_main
-#include "../../src/main.c"
+#include "../../src/cli/main.c"
 #undef main
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -19,11 +19,11 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "ct.h"
-#include "embedded.h"
-#include "preload.h"
-#include "lua/l_limits.h"
-#include "lua/l_core.h"
+#include "../ct.h"
+#include "../embedded.h"
+#include "../preload.h"
+#include "../lua/l_limits.h"
+#include "../lua/l_core.h"
 
 #define EXIT_USAGE 2
 
