@@ -35,9 +35,11 @@ B := build
 CORE_SRC := $(wildcard src/core/*.c)
 CORE_CXX := $(wildcard src/core/*.cc)
 LUA_SRC  := $(wildcard src/lua/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
 LUA_LIB  := $(wildcard lua/chromatype/*.lua)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
@@ -69,7 +71,7 @@ $(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
 $(B)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
-$(B)/chromatype: $(B)/src/main.o $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+$(B)/chromatype: $(CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The same core as a Lua C module, for a plain lua5.4 (require "chromatype").
@@ -156,8 +158,13 @@ $(FZ)/%.o: %.cc | $(B)/deps.stamp
 $(FZ)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-$(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c src/main.c $(FUZZ_OBJ)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(filter-out $(FZ)/src/main.o,$(FUZZ_OBJ)) $(PKG_LIBS) $(LDLIBS)
+# the command line's files with CT_FUZZ_CLI (no main(); die() jumps back to the target)
+FUZZ_CLI_OBJ := $(CLI_SRC:src/cli/%.c=$(FZ)/cli-fuzz/%.o)
+$(FZ)/cli-fuzz/%.o: src/cli/%.c src/cli/cli.h | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -DCT_FUZZ_CLI -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_OBJ) $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -DCT_FUZZ_CLI -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_OBJ) $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(FZ)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
 
@@ -180,9 +187,13 @@ fuzz: fuzz-build
 	done
 
 # the gcc-built replay drivers (make check runs them on the seeds and the regressions)
-$(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c src/main.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+DRIVER_CLI_OBJ := $(CLI_SRC:src/cli/%.c=$(B)/cli-fuzz/%.o)
+$(B)/cli-fuzz/%.o: src/cli/%.c | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Isrc -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -c $< -o $@
+$(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -Isrc -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(B)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -Isrc/core -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)

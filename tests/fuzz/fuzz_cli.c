@@ -1,17 +1,19 @@
 /*
-** fuzz_cli.c: the command line's option parser.  src/main.c is compiled in with
-** CT_FUZZ_CLI: die() jumps back here instead of exiting, and every command returns once its
-** options are parsed, so nothing is opened or written.  The input is split at NUL bytes
-** into arguments (at most 32).
+** fuzz_cli.c: the command line's option parser.  The files of src/cli/ are linked in,
+** compiled with CT_FUZZ_CLI: die() jumps back here instead of exiting, and every command
+** returns once its options are parsed, so nothing is opened or written.  The input is split
+** at NUL bytes into arguments (at most 32).
 */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CT_FUZZ_CLI 1
-#define main ct_cli_main
-#include "../../src/main.c"
-#undef main
+#include "cli/cli.h"
+
+#ifndef CT_FUZZ_CLI
+#error "compile with -DCT_FUZZ_CLI, as the files of src/cli/ it is linked with"
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,9 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   argv[argc] = NULL;
-  memset(&run_opts, 0, sizeof run_opts);
+  memset(&cli_run_opts, 0, sizeof cli_run_opts);
   cli_parse_only = 1;
-  if (setjmp(cli_jmp) == 0) (void)ct_cli_main(argc, argv);
+  if (setjmp(cli_jmp) == 0) (void)cli_main(argc, argv);
   cli_free_tracked();
   fflush(stdout);
   free(copy);

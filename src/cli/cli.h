@@ -1,0 +1,106 @@
+/*
+** cli.h: what the files of the command line (src/cli/) share: one error path (die), one
+** option parser, the options every Lua run takes, and the commands' entry points.  The
+** command line sits on the core (ct.h) and the Lua bindings; nothing outside src/cli/ uses it.
+*/
+#ifndef CT_CLI_H
+#define CT_CLI_H
+
+#include <lua.h>
+
+#include "../ct.h"
+
+#define EXIT_USAGE 2
+
+extern const char progname[];   /* "chromatype", the start of every message */
+
+/* ---- the error path (options.c) ------------------------------------------- */
+
+/* Prints "chromatype: MESSAGE" to stderr and exits with `code` (under CT_FUZZ_CLI, jumps
+   back to the fuzzer instead). */
+void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+/* A canvas's warning callback: "chromatype: warning: MSG" to stderr. */
+void warn_stderr(void *data, const char *msg);
+
+/* tests/fuzz/fuzz_cli.c links these files compiled with CT_FUZZ_CLI: die() returns to the
+   fuzzer instead of exiting, and the commands stop when their options are parsed. */
+#ifdef CT_FUZZ_CLI
+#include <setjmp.h>
+#include <stdint.h>
+extern jmp_buf cli_jmp;       /* where die() jumps */
+extern int cli_parse_only;    /* the commands return once their options are parsed */
+/* Notes that the parsers' allocation `old` is now `p` (NULL: freed), or that `p` is new. */
+void cli_track(uintptr_t old, void *p);
+/* Frees what the parsers allocated (the program frees it by exiting). */
+void cli_free_tracked(void);
+#define PARSE_ONLY cli_parse_only
+#define TRACK(old, p) cli_track((uintptr_t)(old), (p))
+#else
+#define PARSE_ONLY 0
+#define TRACK(old, p) ((void)(old), (void)(p))
+#endif
+
+/* ---- the option parser (options.c); every parser dies on a bad value -------- */
+
+typedef struct {
+  int          argc, i;
+  char       **argv;
+  const char  *usage;
+  const char  *value;     /* the current option's value */
+} opts_t;
+
+int opt_is(opts_t *o, const char *arg, const char *name, int has_value);
+long parse_long(const char *opt, const char *s, long min, long max);
+double parse_double(const char *opt, const char *s, double min, double max);
+ct_rgba_t parse_color(const char *opt, const char *s);
+ct_palette_override_t *parse_custom_palette(const char *s, unsigned *count);
+char *parse_unicodes(const char *s);
+void parse_margin(const char *s, double m[4]);
+ct_font_t *open_font(const char *path, unsigned index);
+unsigned resolve_palette(ct_font_t *font, const char *s);
+unsigned add_ink(ct_ink_t inks[], unsigned *n, const char *spec);
+
+/* ---- the options every run takes: filters, the seed, --watch, the sandbox (run.c) ---- */
+
+#define MAX_FILTERS 64
+
+typedef struct {
+  const char *filters[MAX_FILTERS];
+  int nfilters;
+  const char *seed;
+  int watch;
+  int sandbox;
+  const char *max_memory, *max_instructions, *timeout;
+  const char *output;         /* -o of a document: writable in the sandbox */
+  const char *plates;         /* --plates of a document: writable in the sandbox */
+} run_opts_t;
+
+extern run_opts_t cli_run_opts;
+
+int take_run_option(int argc, char **argv, int *i);
+lua_State *new_state(void);
+void set_home(const char *input);
+int setup_run(lua_State *L);
+int load_run(lua_State *L, const char *code, size_t size, const char *name);
+void report_error(lua_State *L, const char *what);
+
+/* ---- --watch (watch.c) ------------------------------------------------------ */
+
+void collect_inputs(lua_State *L);
+int watch(int (*cmd)(int, char **), int argc, char **argv, const char *main_input);
+
+/* ---- the commands (main.c's table names the first four): argv[0] is the command, the
+   script or the document; each prints its own --help and returns the exit status ---- */
+
+int cmd_view(int argc, char **argv);       /* view.c */
+int cmd_info(int argc, char **argv);       /* info.c */
+int cmd_paint(int argc, char **argv);      /* paint.c */
+int cmd_batch(int argc, char **argv);      /* batch.c */
+int cmd_document(int argc, char **argv);   /* document.c */
+int cmd_script(int argc, char **argv);     /* script.c */
+
+/* The whole command line (main.c); main() calls it, and so does the fuzzer. */
+int cli_main(int argc, char **argv);
+
+#endif /* CT_CLI_H */

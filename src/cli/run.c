@@ -1,0 +1,202 @@
+/*
+** run.c: the options every Lua run takes (-f filters, --seed, --watch, --sandbox and its
+** limits) and the Lua state a script, a document or a batch worker runs in.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "cli.h"
+#include "../preload.h"
+#include "../lua/l_limits.h"
+
+#ifndef CT_FILTER_DIR
+#define CT_FILTER_DIR "/usr/local/share/chromatype/filters"
+#endif
+
+run_opts_t cli_run_opts;
+
+/* Defaults of --sandbox for limits not given. */
+#define SANDBOX_MEMORY       "1G"
+#define SANDBOX_INSTRUCTIONS "5000000000"
+#define SANDBOX_TIMEOUT      "300"
+
+/* A Lua state under the limits of the command line; exits on a bad limit. */
+lua_State *new_state(void) {
+  lct_limits_t lim;
+  const char *mem = cli_run_opts.max_memory, *ins = cli_run_opts.max_instructions;
+  const char *tmo = cli_run_opts.timeout;
+  lua_State *L;
+  memset(&lim, 0, sizeof lim);
+  if (cli_run_opts.sandbox) {
+    if (!mem) mem = SANDBOX_MEMORY;
+    if (!ins) ins = SANDBOX_INSTRUCTIONS;
+    if (!tmo) tmo = SANDBOX_TIMEOUT;
+  }
+  if (mem && !lct_parse_size(mem, &lim.max_memory))
+    die(EXIT_USAGE, "--max-memory: expected a size such as 512M or 2G (at least 1M), got '%s'", mem);
+  if (ins) {
+    char *end;
+    double v = strtod(ins, &end);     /* 5000000000 or 5e9 */
+    if (*end != '\0' || !(v >= 100000) || v > 1e18 || v != floor(v))
+      die(EXIT_USAGE, "--max-instructions: expected a whole number of at least 100000, got '%s'", ins);
+    lim.max_instructions = (unsigned long long)v;
+  }
+  if (tmo) {
+    char *end;
+    lim.max_seconds = strtod(tmo, &end);
+    if (*end != '\0' || !(lim.max_seconds > 0) || lim.max_seconds > 1e6)
+      die(EXIT_USAGE, "--timeout: expected seconds (0 < s <= 1000000), got '%s'", tmo);
+  }
+  if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
+  luaL_openlibs(L);
+  ct_preload_library(L);
+  return L;
+}
+
+/* Prints a run's error: the limit that stopped it, if one did, else the message. */
+void report_error(lua_State *L, const char *what) {
+  const char *limit = lct_limit_message();
+  const char *msg = lua_tostring(L, -1);
+  if (limit) fprintf(stderr, "%s: %s: %s\n", progname, what, limit);
+  else fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+}
+
+/* Takes argv[*i] (and its value) if it is -f/--filter, --seed or --watch; returns 1 if so. */
+int take_run_option(int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  const char *v = NULL;
+  if ((strcmp(a, "-f") == 0 || strcmp(a, "--filter") == 0)) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "%s needs a filter file (FILE.lua or FILE.lua:key=value,...)", a);
+    v = argv[++*i];
+  } else if (strncmp(a, "--filter=", 9) == 0) {
+    v = a + 9;
+  } else if (strcmp(a, "--seed") == 0) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "--seed needs an integer or 'random'");
+    cli_run_opts.seed = argv[++*i];
+    return 1;
+  } else if (strncmp(a, "--seed=", 7) == 0) {
+    cli_run_opts.seed = a + 7;
+    return 1;
+  } else if (strcmp(a, "--watch") == 0) {
+    cli_run_opts.watch = 1;
+    return 1;
+  } else if (strcmp(a, "--sandbox") == 0) {
+    cli_run_opts.sandbox = 1;
+    return 1;
+  } else if (strcmp(a, "--max-memory") == 0 || strcmp(a, "--max-instructions") == 0 ||
+             strcmp(a, "--timeout") == 0) {
+    if (*i + 1 >= argc) die(EXIT_USAGE, "%s needs a value", a);
+    if (a[2] == 'm' && a[6] == 'm') cli_run_opts.max_memory = argv[++*i];
+    else if (a[2] == 'm') cli_run_opts.max_instructions = argv[++*i];
+    else cli_run_opts.timeout = argv[++*i];
+    return 1;
+  } else if (strncmp(a, "--max-memory=", 13) == 0) {
+    cli_run_opts.max_memory = a + 13;
+    return 1;
+  } else if (strncmp(a, "--max-instructions=", 19) == 0) {
+    cli_run_opts.max_instructions = a + 19;
+    return 1;
+  } else if (strncmp(a, "--timeout=", 10) == 0) {
+    cli_run_opts.timeout = a + 10;
+    return 1;
+  } else {
+    return 0;
+  }
+  if (cli_run_opts.nfilters == MAX_FILTERS) die(EXIT_USAGE, "too many filters (at most %d)", MAX_FILTERS);
+  cli_run_opts.filters[cli_run_opts.nfilters++] = v;
+  return 1;
+}
+
+/* Where the ready filters are: beside the executable (the build tree's filters/) and the
+   installed data directory. */
+static void filter_path(char *buf, size_t size) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  buf[0] = '\0';
+  if (n > 0) {
+    char *slash;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/'))) *slash = '\0';
+    /* both fit: buf holds 8192, exe at most 4095 */
+    if (strlen(exe) * 2 + 32 < size) {
+      strcpy(buf, exe);
+      strcat(buf, "/../filters;");
+      strcat(buf, exe);
+      strcat(buf, "/filters;");
+    }
+  }
+  if (strlen(buf) + strlen(CT_FILTER_DIR) < size) strcat(buf, CT_FILTER_DIR);
+}
+
+static const char setup_lua[] =
+  "local path, seed, watch, sandbox, home, output, plates = ...\n"
+  "local filter = require 'chromatype.filter'\n"
+  "filter.path = path\n"
+  "if sandbox then\n"
+  "  local sb = require 'chromatype.sandbox'\n"
+  "  sb.enable(home, output)\n"
+  "  if plates then sb.outputs[plates] = true end\n"
+  "end\n"
+  "if seed then\n"
+  "  local n\n"
+  "  if seed == 'random' then\n"
+  "    n = require('chromatype.random').fresh_seed()\n"
+  "    io.stderr:write('chromatype: seed ', n, '\\n')\n"
+  "  else\n"
+  "    n = math.tointeger(tonumber(seed))\n"
+  "    if not n then error(\"--seed: expected an integer or 'random', got '\" .. seed .. \"'\", 0) end\n"
+  "  end\n"
+  "  filter.cli_seed = n\n"
+  "end\n"
+  "for i = 8, select('#', ...) do\n"
+  "  local f, err = filter.load((select(i, ...)))\n"
+  "  if not f then error(err, 0) end\n"
+  "  filter.defaults[#filter.defaults + 1] = f\n"
+  "end\n";
+
+/* The directory of the script or document the run reads (absolute), for the sandbox. */
+static char run_home[4096];
+
+void set_home(const char *input) {
+  char buf[4096], *slash;
+  run_home[0] = '\0';
+  if (!input || strcmp(input, "-") == 0) return;
+  if (!realpath(input, buf)) return;
+  if ((slash = strrchr(buf, '/'))) *slash = '\0';
+  snprintf(run_home, sizeof run_home, "%s", buf);
+}
+
+/* Loads the -f filters and the seed into chromatype.filter, and turns the sandbox on;
+   raises on a bad filter. [-0, +0] */
+int setup_run(lua_State *L) {
+  char path[8192];
+  int i;
+  filter_path(path, sizeof path);
+  if (luaL_loadbuffer(L, setup_lua, sizeof setup_lua - 1, "=setup") != LUA_OK) return lua_error(L);
+  lua_pushstring(L, path);
+  if (cli_run_opts.seed) lua_pushstring(L, cli_run_opts.seed); else lua_pushnil(L);
+  lua_pushboolean(L, cli_run_opts.watch);
+  lua_pushboolean(L, cli_run_opts.sandbox);
+  lua_pushstring(L, run_home);
+  if (cli_run_opts.output) lua_pushstring(L, cli_run_opts.output); else lua_pushnil(L);
+  if (cli_run_opts.plates) lua_pushstring(L, cli_run_opts.plates); else lua_pushnil(L);
+  for (i = 0; i < cli_run_opts.nfilters; i++) lua_pushstring(L, cli_run_opts.filters[i]);
+  lua_call(L, 7 + cli_run_opts.nfilters, 0);
+  return 0;
+}
+
+/* Sets the run up (filters, seed, sandbox) and loads `code` as a chunk; returns the status
+   (the chunk, or the error, is on the stack). */
+int load_run(lua_State *L, const char *code, size_t size, const char *name) {
+  int status;
+  lua_pushcfunction(L, setup_run);
+  status = lua_pcall(L, 0, 0, 0);
+  if (status == LUA_OK) status = luaL_loadbuffer(L, code, size, name);
+  return status;
+}
