@@ -566,6 +566,10 @@ ct_status_t ct_font_builder_set_glyph(ct_font_builder_t *builder, unsigned gid, 
                                       ct_error_t *err);
 ct_status_t ct_font_builder_set_family(ct_font_builder_t *builder, const char *family, ct_error_t *err);
 void ct_font_write_options_init(ct_font_write_options_t *opts);
+/* The glyphs a subset of `font` for the UTF-8 `text` keeps (hb-subset's closure through
+   GSUB and the color tables), ascending, .notdef first: writes up to `max` ids and returns
+   how many there are. */
+unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *text, unsigned *gids, unsigned max);
 /* Writes the font (a temporary file renamed when complete: never a half-written one). */
 ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
                                   const ct_font_write_options_t *opts, ct_error_t *err);

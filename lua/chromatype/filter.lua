@@ -933,14 +933,13 @@ local function font_named(t, font)
 end
 
 --- The paint tree (font units) that `filters` draw for glyph `gid` of `font` standing alone
---- (`text` is its character, for ctx.cluster), or nil when they leave it as it is.  Raises
+--- (`text` is its character, for ctx.cluster).  Raises
 --- "filter NAME: Glyph: cannot be baked ..." for filters that read anything but the glyph.
 function M.bake(filters, font, gid, text, seed)
   local size = upem(font)   -- points = font units
   local g = setmetatable({ kind = "Glyph", gid = gid, cluster = 1, text = text,
     advance = font:advance(gid), font = font, size = size }, GLYPH_GUARD)
   local list = { g }
-  local touched = false
   for _, f in ipairs(filters) do
     local fn = f.funcs
     local i = 1
@@ -948,9 +947,7 @@ function M.bake(filters, font, gid, text, seed)
       local el = list[i]
       local n = 1
       if fn.Glyph then
-        local before = list[i]
         n = apply(fn.Glyph, list, i, baking_ctx(f, seed, { cluster = text, glyph = el }), f.name, "Glyph")
-        if n ~= 1 or list[i] ~= before then touched = true end
       end
       for k = i, i + n - 1 do
         local gg = list[k]
@@ -960,20 +957,13 @@ function M.bake(filters, font, gid, text, seed)
           if not rawget(gg, "layers") then gg.layers = M.layers_of(gg) end
           local li = 1
           while li <= #gg.layers do
-            local before = gg.layers[li]
-            local m = apply(fn.Layer, gg.layers, li, baking_ctx(f, seed, { cluster = text, glyph = gg,
+            li = li + apply(fn.Layer, gg.layers, li, baking_ctx(f, seed, { cluster = text, glyph = gg,
               layer_count = #gg.layers }), f.name, "Layer")
-            if m ~= 1 or gg.layers[li] ~= before then touched = true end
-            li = li + m
           end
         end
       end
       i = i + n
     end
-  end
-  if #list == 1 and list[1] == g and not touched and not rawget(g, "color") and not rawget(g, "rotate")
-     and not rawget(g, "scale") then
-    return nil
   end
   -- the glyphs' layers, deepest z first, as one tree
   local items = {}

@@ -93,6 +93,24 @@ local function resolve_palette(t, font, index, overrides)
   end)
 end
 
+-- Whether two paint trees are the same (fonts by identity; numbers exactly).
+local function same_tree(a, b, seen)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  seen = seen or {}
+  if seen[a] == b then return true end
+  seen[a] = b
+  for k, v in pairs(a) do if not same_tree(v, b[k], seen) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+M.same_tree = same_tree
+
+-- Whether a glyph's tree is its own outline in the text color (no color glyph).
+local function plain(t, gid)
+  return t.kind == "glyph" and t.gid == gid and t.font == nil and t.child.kind == "solid"
+    and t.child.color.foreground == true and (t.child.color.alpha or 1) == 1
+end
+
 local function translated(t, dx, dy)
   if dx == 0 and dy == 0 then return t end
   return { kind = "transform", matrix = { 1, 0, 0, 1, dx, dy }, child = t }
@@ -192,7 +210,7 @@ local function chars_of(font)
 end
 
 -- A stack's color glyphs and palette.
-local function from_stack(s, b, opts)
+local function from_stack(s, b, opts, keep)
   local lead = s.lead
   local n = lead:info().glyph_count
   local by_gid = chars_of(lead)
@@ -218,6 +236,7 @@ local function from_stack(s, b, opts)
   local trees = {}
   for gid = 1, n - 1 do
     local children = {}
+    if keep and not keep[gid] then goto next_glyph end
     for i, layer in ipairs(s.layers) do
       if not layer.hidden then
         local lg = s:layer_glyph(layer, gid, by_gid[gid])
@@ -247,6 +266,7 @@ local function from_stack(s, b, opts)
       end
     end
     if #children > 0 then trees[gid] = #children == 1 and children[1] or { kind = "layers", children = children } end
+    ::next_glyph::
   end
   for i, layer in ipairs(s.layers) do
     if not layer.hidden and not found[i] then
@@ -279,7 +299,10 @@ local function from_filters(font, filters, opts)
   local n = font:info().glyph_count
   local by_gid = chars_of(font)
   for gid = 1, n - 1 do
-    trees[gid] = filter.bake(list, font, gid, by_gid[gid] and utf8.char(by_gid[gid]) or "", opts.seed or 0)
+    if not opts.keep or opts.keep[gid] then
+      local t = filter.bake(list, font, gid, by_gid[gid] and utf8.char(by_gid[gid]) or "", opts.seed or 0)
+      if not same_tree(t, font:paint(gid)) then trees[gid] = t end   -- else left as it is
+    end
   end
   return trees
 end
@@ -341,12 +364,19 @@ local function save(source, path, opts)
     if not OPTS[k] then argerr(3, ("unknown option '%s'"):format(tostring(k))) end
   end
   local formats = parse_formats(opts.formats)
+  if opts.text ~= nil and type(opts.text) ~= "string" then error("text: a string expected", 0) end
+  -- with a subset, only the glyphs it keeps (hb-subset's closure: GSUB, COLR) are made
+  local keep
+  if opts.text then
+    keep = {}
+    for _, gid in ipairs(lead:closure(opts.text)) do keep[gid] = true end
+  end
   local b = assert(core.font_builder(lead))
   local trees, base, labels = {}, nil, opts.labels
 
   if s then
     local stack_labels
-    trees, base, stack_labels = from_stack(s, b, opts)
+    trees, base, stack_labels = from_stack(s, b, opts, keep)
     labels = labels or stack_labels
     if opts.filters and #opts.filters > 0 then
       error("filters: bake them into a font, not into a stack (make the stack's font first)", 0)
@@ -358,7 +388,7 @@ local function save(source, path, opts)
       labels = {}
       for i, v in ipairs(lbl) do labels[i] = v or nil end
     end
-    if opts.filters and #opts.filters > 0 then trees = from_filters(lead, opts.filters, opts) end
+    if opts.filters and #opts.filters > 0 then trees = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep }) end
   end
   -- paint trees given glyph by glyph
   local names = {}
@@ -374,18 +404,20 @@ local function save(source, path, opts)
   if opts.glyph ~= nil then
     if type(opts.glyph) ~= "function" then error("glyph: a function(gid, name, font) expected", 0) end
     for gid = 1, lead:info().glyph_count - 1 do
-      local t = opts.glyph(gid, lead:glyph_name(gid), lead)
+      local t = (not keep or keep[gid]) and opts.glyph(gid, lead:glyph_name(gid), lead) or nil
       if t ~= nil then trees[gid] = t end
     end
   end
 
-  -- formats asked of a color font and nothing else: its own color glyphs, converted
-  if formats and next(trees) == nil and not s then
+  -- color tables written anew (glyphs given, or formats asked): the lead's own color glyphs
+  -- that nothing replaced go in as they are, converted
+  if not s and (next(trees) ~= nil or formats) then
+    local own = 0
     for gid = 1, lead:info().glyph_count - 1 do
-      local t = lead:paint(gid)
-      local plain = t.kind == "glyph" and t.gid == gid and t.font == nil and t.child.kind == "solid"
-        and t.child.color.foreground and (t.child.color.alpha or 1) == 1
-      if not plain then trees[gid] = t end
+      if trees[gid] == nil and (not keep or keep[gid]) then
+        local t = lead:paint(gid)
+        if not plain(t, gid) then trees[gid] = t; own = own + 1 end
+      end
     end
     if next(trees) == nil then
       error(("%s has no color glyphs to write as %s"):format(lead:info().family, table.concat(formats, ", ")), 0)

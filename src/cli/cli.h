@@ -99,6 +99,7 @@ int cmd_paint(int argc, char **argv);      /* paint.c */
 int cmd_batch(int argc, char **argv);      /* batch.c */
 int cmd_document(int argc, char **argv);   /* document.c */
 int cmd_script(int argc, char **argv);     /* script.c */
+int cmd_font(int argc, char **argv);       /* font.c */
 
 /* The whole command line (main.c); main() calls it, and so does the fuzzer. */
 int cli_main(int argc, char **argv);

@@ -30,9 +30,12 @@ static const char usage_main[] =
   "       chromatype view FONT TEXT [OPTIONS]  render one line of text (hb-view's options)\n"
   "       chromatype info FONT [--json]        formats, palettes, names, axes of a font\n"
   "       chromatype paint FONT TEXT [OPTIONS] the paint tree of each glyph, as text\n"
+  "       chromatype font SOURCE -o OUT.ttf [OPTIONS]\n"
+  "                                            write a color font (COLR/CPAL, OT-SVG) from a\n"
+  "                                            stack, new palettes, baked filters\n"
   "       chromatype --help | --version\n"
   "\n"
-  "'chromatype COMMAND --help' lists the options of view, info and paint.\n";
+  "'chromatype COMMAND --help' lists the options of view, info, paint and font.\n";
 
 /* The named commands: a new one is a line here, its cmd_NAME in cli.h, and its file. */
 static const struct {
@@ -43,6 +46,7 @@ static const struct {
   { "info", cmd_info },
   { "paint", cmd_paint },
   { "batch", cmd_batch },
+  { "font", cmd_font },
 };
 
 static int is_document(const char *a) {

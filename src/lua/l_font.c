@@ -179,6 +179,21 @@ static int l_font_palettes(lua_State *L) {
   return 1;
 }
 
+/* font:closure(text) -> {gid, ...}: the glyphs a subset for `text` keeps. */
+static int l_font_closure(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  const char *text = luaL_checkstring(L, 2);
+  unsigned n = ct_font_get_glyph_closure(font, text, NULL, 0), i;
+  unsigned *gids = lua_newuserdatauv(L, (n ? n : 1) * sizeof *gids, 0);   /* scratch */
+  n = ct_font_get_glyph_closure(font, text, gids, n);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, gids[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
 static int l_font_entry_labels(lua_State *L) {
   ct_font_t *font = lct_checkfont(L, 1);
   unsigned n = ct_font_get_palette_entry_count(font), i;
@@ -511,6 +526,7 @@ static const luaL_Reg font_methods[] = {
   { "palettes", l_font_palettes },
   { "palette_count", l_font_palette_count },
   { "entry_labels", l_font_entry_labels },
+  { "closure", l_font_closure },
   { "find_palette", l_font_find_palette },
   { "axes", l_font_axes },
   { "set_variations", l_font_set_variations },

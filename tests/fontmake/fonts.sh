@@ -13,10 +13,10 @@ RISO_STACK="stack:$SHADE=#0078bf;$REGULAR=#ffe800;$HAIRLINE=#ff48b0"
 RISO_STACK_P1="stack:$SHADE=#1d3557;$REGULAR=#f1faee;$HAIRLINE=#e63946"
 RISO_STACK_P2="stack:$SHADE=#999999;$REGULAR=#ffffff;$HAIRLINE=#000000"
 EXTRUSION="shadow:offset=0.06em 0.06em,steps=8,color=#7f1d1d,color2=#2b0a0a"
-# Twemoji's two skin yellows (faces #FFCC4D, hands and people #FFDC5D) in the three tones
-TONE_LIGHT="#FFCC4D:#F7DECE;#FFDC5D:#F7DECE"
-TONE_MEDIUM="#FFCC4D:#C68642;#FFDC5D:#C68642"
-TONE_DARK="#FFCC4D:#8D5524;#FFDC5D:#8D5524"
+# Twemoji's skin yellows (faces #FFCC4D, people #FFDC5D, hands #FFDB5E) in the three tones
+TONE_LIGHT="#FFCC4D:#F7DECE;#FFDC5D:#F7DECE;#FFDB5E:#F7DECE"
+TONE_MEDIUM="#FFCC4D:#C68642;#FFDC5D:#C68642;#FFDB5E:#C68642"
+TONE_DARK="#FFCC4D:#8D5524;#FFDC5D:#8D5524;#FFDB5E:#8D5524"
 
 export_fonts() {
   ct=$1 d=$2
@@ -26,9 +26,9 @@ export_fonts() {
   "$ct" font --layer "$SHADE=#0078bf" --layer "$REGULAR=#ffe800" --layer "$HAIRLINE=#ff48b0" --lead 2 \
     --format svg --family 'Bungee Riso SVG' -o "$d/bungee-riso-svg.ttf"
   "$ct" font "$TWEMOJI" --text '👍👋🙌😀👶🎅' --palette-type light \
-    --palette 'Light:#FFCC4D=#F7DECE,#FFDC5D=#F7DECE' \
-    --palette 'Medium:#FFCC4D=#C68642,#FFDC5D=#C68642' \
-    --palette 'Dark:#FFCC4D=#8D5524,#FFDC5D=#8D5524' -o "$d/twemoji-tones.ttf"
+    --palette 'Light:#FFCC4D=#F7DECE,#FFDC5D=#F7DECE,#FFDB5E=#F7DECE' \
+    --palette 'Medium:#FFCC4D=#C68642,#FFDC5D=#C68642,#FFDB5E=#C68642' \
+    --palette 'Dark:#FFCC4D=#8D5524,#FFDC5D=#8D5524,#FFDB5E=#8D5524' -o "$d/twemoji-tones.ttf"
   "$ct" font "$REGULAR" -f "$EXTRUSION" --format colr1 --text 'CHROMA&42' --family 'Bungee Extruded' \
     -o "$d/bungee-extruded.ttf"
 }

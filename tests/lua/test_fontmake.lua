@@ -297,14 +297,20 @@ return {
   -- ---- outputs -----------------------------------------------------------------------------
   { "WOFF2 by the extension; a glyph subset keeps what the text needs", function()
     local out = tmpname(".woff2")
-    assert(ct.save_font(riso_stack(), out, { text = "RISO" }))
+    assert(ct.save_font(riso_stack(), out, { text = "RISO LTA" }))
     local f = ct.open_font(out)
     eq(f:info().container, "WOFF2")
     assert(f:glyph(string.byte("R")) and f:glyph(string.byte("O")))
-    eq(f:glyph(string.byte("A")), nil)
-    assert(f:info().glyph_count < 20, "glyphs: " .. f:info().glyph_count)
+    eq(f:glyph(string.byte("B")), nil)
+    assert(f:info().glyph_count < 60, "glyphs: " .. f:info().glyph_count)   -- with what GSUB reaches
     local t = f:paint(f:glyph(string.byte("R")), { format = "colr0" })
     eq(#t.children, 3)
+    -- names, kerning and features survive the subset
+    eq(f:info().family, "Bungee Chromatic")
+    local lead = ct.open_font(BUNGEE)
+    local a, b = lead:shape("ROLTA"), f:shape("ROLTA")
+    for i = 1, #a do eq(b[i].x_advance, a[i].x_advance) end
+    assert(a[3].x_advance ~= lead:advance(a[3].gid), "L-T is not kerned: the check proves nothing")
   end },
 
   -- ---- bad input -----------------------------------------------------------------------------

@@ -1,0 +1,158 @@
+/*
+** font.c: `chromatype font SOURCE -o OUT.ttf`: a color font made from a stack (given with
+** --layer, or defined by an XML document or a Lua script), from a font with new palettes, or
+** with filters baked in (chromatype.fontmake; docs/fonts.md).
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "cli.h"
+
+static const char usage_font[] =
+  "Usage: chromatype font SOURCE -o OUT.ttf|OUT.woff2 [options]\n"
+  "       chromatype font --layer FONT=COLOR --layer FONT=COLOR... [--lead N] -o OUT [options]\n"
+  "Writes a color font (COLR/CPAL, OT-SVG) from what chromatype draws.\n"
+  "SOURCE: a font (new palettes, filters baked in, another color format), an XML document\n"
+  "that defines a <stack>, or a Lua script that returns a stack (ct.stack{...}).\n"
+  "  -o, --output-file OUT      the font: .ttf/.otf, or .woff2\n"
+  "  --layer FONT[=COLOR]       a stack layer, bottom first (repeatable); COLOR its color\n"
+  "  --lead N                   the layer whose font leads (metrics, glyph ids, layout; default 1)\n"
+  "  --stack NAME               which <stack> of an XML document\n"
+  "  --palette 'NAME:IDX=#RRGGBBAA,...'  an extra palette over palette 0 (repeatable);\n"
+  "                             IDX an entry number, or the #RRGGBB of palette 0 it replaces\n"
+  "  --palette-type light|dark  the type of the extra palettes\n"
+  "  -f, --filter FILTER[:opts] a filter to bake into every glyph (repeatable)\n"
+  "  --format colr0,colr1,svg   the color formats (default: COLRv0 if every glyph fits, else COLRv1)\n"
+  "  --text TEXT                keep only the glyphs TEXT needs\n"
+  "  --family NAME              the family name (default: the lead's + \" Chromatic\" or \" Color\")\n"
+  "  --variations 'TAG=V,...'   instance the lead (and layer) fonts that have these axes\n"
+  "  --seed N                   the seed the filters see\n"
+  "See docs/fonts.md.\n";
+
+#define MAX_SPECS 64
+
+/* Runs fontmake.cli with the options; the -f filters are the run's (chromatype.filter's
+   defaults, loaded by setup_run), baked in rather than run. */
+static const char font_lua[] =
+  "local t = ...\n"
+  "t.filters = require('chromatype.filter').defaults\n"
+  "t.seed = require('chromatype.filter').cli_seed\n"
+  "local ok, err = require('chromatype.fontmake').cli(t)\n"
+  "if not ok then error(err, 0) end\n";
+
+static void push_list(lua_State *L, const char *const *v, unsigned n, const char *field) {
+  unsigned k;
+  lua_createtable(L, (int)n, 0);
+  for (k = 0; k < n; k++) {
+    lua_pushstring(L, v[k]);
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  lua_setfield(L, -2, field);
+}
+
+static void set_str(lua_State *L, const char *field, const char *v) {
+  if (!v) return;
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, field);
+}
+
+static void add_spec(const char *what, const char *v, const char *list[], unsigned *n) {
+  if (*n >= MAX_SPECS) die(EXIT_USAGE, "too many %s options (at most %d)", what, MAX_SPECS);
+  if (!v[0]) die(EXIT_USAGE, "%s needs a value", what);
+  list[(*n)++] = v;
+}
+
+int cmd_font(int argc, char **argv) {
+  opts_t o = { argc, 1, argv, usage_font, NULL };
+  const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
+  const char *family = NULL, *variations = NULL;
+  const char *layers[MAX_SPECS], *palettes[MAX_SPECS];
+  unsigned nlayers = 0, npalettes = 0;
+  long lead = 0;
+  lua_State *L;
+  int status;
+
+  for (o.i = 1; o.i < argc; o.i++) {
+    const char *a = argv[o.i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_font, stdout);
+      return 0;
+    } else if (opt_is(&o, a, "-o", 1) || opt_is(&o, a, "--output-file", 1)) {
+      out = o.value;
+    } else if (opt_is(&o, a, "--layer", 1)) {
+      add_spec("--layer", o.value, layers, &nlayers);
+    } else if (opt_is(&o, a, "--lead", 1)) {
+      lead = parse_long("--lead", o.value, 1, MAX_SPECS);
+    } else if (opt_is(&o, a, "--stack", 1)) {
+      stack = o.value;
+    } else if (opt_is(&o, a, "--palette", 1)) {
+      add_spec("--palette", o.value, palettes, &npalettes);
+    } else if (opt_is(&o, a, "--palette-type", 1)) {
+      if (strcmp(o.value, "light") != 0 && strcmp(o.value, "dark") != 0)
+        die(EXIT_USAGE, "--palette-type: expected light or dark, got '%s'", o.value);
+      type = o.value;
+    } else if (opt_is(&o, a, "--format", 1)) {
+      /* checked here: a usage error, not a failure of the run */
+      const char *p = o.value;
+      while (*p) {
+        size_t n = strcspn(p, ",");
+        if (!((n == 5 && (strncmp(p, "colr0", 5) == 0 || strncmp(p, "colr1", 5) == 0)) ||
+              (n == 3 && strncmp(p, "svg", 3) == 0)))
+          die(EXIT_USAGE, "--format: unknown format '%.*s' (expected colr0, colr1, svg, separated by commas)",
+              (int)n, p);
+        p += n + (p[n] == ',');
+      }
+      formats = o.value;
+    } else if (opt_is(&o, a, "--text", 1)) {
+      text = o.value;
+    } else if (opt_is(&o, a, "--family", 1)) {
+      family = o.value;
+    } else if (opt_is(&o, a, "--variations", 1)) {
+      variations = o.value;
+    } else if (take_run_option(argc, argv, &o.i)) {
+      /* -f, --seed, --sandbox and the limits: the run's */
+    } else if (a[0] == '-' && a[1]) {
+      die(EXIT_USAGE, "font: unknown option '%s' (see 'chromatype font --help')", a);
+    } else if (!source) {
+      source = a;
+    } else {
+      die(EXIT_USAGE, "font: one SOURCE expected, got '%s' and '%s'", source, a);
+    }
+  }
+  if (!out) die(EXIT_USAGE, "font: -o OUT.ttf is required (see 'chromatype font --help')");
+  if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
+  if (PARSE_ONLY) return 0;
+
+  set_home(source ? source : out);
+  cli_run_opts.output = out;
+  L = new_state();
+  status = load_run(L, font_lua, sizeof font_lua - 1, "=font");
+  if (status == LUA_OK) {
+    lua_createtable(L, 0, 16);
+    set_str(L, "source", source);
+    set_str(L, "output", out);
+    set_str(L, "stack", stack);
+    set_str(L, "palette_type", type);
+    set_str(L, "formats", formats);
+    set_str(L, "text", text);
+    set_str(L, "family", family);
+    set_str(L, "variations", variations);
+    if (lead) {
+      lua_pushinteger(L, lead);
+      lua_setfield(L, -2, "lead");
+    }
+    push_list(L, layers, nlayers, "layers");
+    push_list(L, palettes, npalettes, "palettes");
+    status = lua_pcall(L, 1, 0, 0);
+  }
+  collect_inputs(L);
+  if (status != LUA_OK) {
+    report_error(L, "font");
+    lua_close(L);
+    return 1;
+  }
+  lua_close(L);
+  return 0;
+}
