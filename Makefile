@@ -106,6 +106,12 @@ demo: all
 	done
 	@echo "demo: examples/riso-poster.xml in three spot inks, plates in out/riso-plates/"
 	@$(B)/chromatype examples/riso-poster.xml -o out/riso-poster.pdf --inks-only --plates out/riso-plates
+	@echo "demo: the poster's <stack> as a color font, out/riso-chromatic.woff2 (docs/fonts.md)"
+	@$(B)/chromatype font examples/riso-poster.xml --palette 'Night:0=#1d3557,1=#f1faee,2=#e63946' \
+	  --palette-type dark -o out/riso-chromatic.woff2
+	@$(B)/chromatype view out/riso-chromatic.woff2 'RISO PRINT' --font-size 120 -o out/riso-chromatic.png
+	@if command -v ots-sanitize >/dev/null 2>&1; then \
+	  ots-sanitize out/riso-chromatic.woff2 /dev/null >/dev/null && echo "demo: ots-sanitize accepts the font"; fi
 	@# every PDF must be valid for preflight tools and RIPs, not only for readers
 	@for f in out/*.pdf out/riso-plates/*.pdf; do \
 	  qpdf --check "$$f" >/dev/null 2>&1 || { echo "demo: $$f fails qpdf --check:"; qpdf --check "$$f"; exit 1; }; \

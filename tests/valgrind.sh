@@ -23,5 +23,10 @@ run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E000,U+E013,U+E02
 run "$B/chromatype" view tests/fonts/ct-cbdt.ttf --unicodes=U+E300,U+E301,U+E302 -o "$T/b.pdf"
 # spot inks: the PDF pass rewriting every stream and shading, and plates (gs runs outside valgrind)
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E005,U+E000,U+E001 --ink "Red=#e02020" --ink "Blue=#2040e0" --ink "Gold=#f0c000,overprint" --plates "$T/plates" -o "$T/i.pdf"
+# the font writer: a stack to COLRv0 and v1, a subset in WOFF2 (hb-subset and the
+# WOFF2 encoder), a baked filter, a COLRv1 font to OT-SVG
+run "$B/chromatype" font --layer examples/fonts/bungee-shade-latin.woff2=#0078bf --layer examples/fonts/bungee-latin.woff2=#ffe800 --lead 2 --palette 'N:0=#000000' --format colr0,colr1 --text 'AB' -o "$T/f.woff2"
+run "$B/chromatype" font tests/fonts/ct-colr0-cff.otf -f 'shadow:steps=3' -o "$T/g.ttf"
+run "$B/chromatype" font tests/fonts/ct-colr1.ttf --format svg --text "$(printf '\356\200\200\356\200\201\356\200\207')" -o "$T/h.ttf"
 run "$B/chromatype" tests/lua/run.lua
 echo "valgrind: $pass passed, $fail failed"

@@ -18,7 +18,8 @@
 -- palettes: `{name =, type = "light"|"dark", colors = {[entry] = color}}` over palette 0, or
 -- the string "NAME:IDX=#RRGGBBAA,..."; an entry may also be given by the color it replaces:
 -- "#FFCC4D=#C68642"), `palette_type` (the type of extra palettes that set none),
--- `filters`, `seed`, `glyphs`, `glyph`, `labels` (entry labels), `stack_name`.
+-- `filters`, `seed`, `glyphs`, `glyph`, `labels` (entry labels by entry number from 0, over
+-- the source's), `stack_name`.
 -- @module chromatype.fontmake
 
 local ct = require "chromatype"
@@ -290,7 +291,10 @@ local function from_filters(font, filters, opts)
   local filter = require "chromatype.filter"
   local list = {}
   for i, f in ipairs(filters) do
-    if type(f) == "string" then list[i] = filter.load(f)
+    if type(f) == "string" then
+      local fl, err = filter.load(f)
+      if not fl then error(err, 0) end
+      list[i] = fl
     elseif type(f) == "table" and f.funcs then list[i] = f
     elseif type(f) == "table" then list[i] = filter.new(f, nil, "filter " .. i)
     else error(("filters[%d]: a filter spec, a loaded filter or a table of functions expected"):format(i), 0) end
@@ -372,22 +376,16 @@ local function save(source, path, opts)
     for _, gid in ipairs(lead:closure(opts.text)) do keep[gid] = true end
   end
   local b = assert(core.font_builder(lead))
-  local trees, base, labels = {}, nil, opts.labels
+  local trees, base, labels = {}, nil, {}
 
   if s then
-    local stack_labels
-    trees, base, stack_labels = from_stack(s, b, opts, keep)
-    labels = labels or stack_labels
+    trees, base, labels = from_stack(s, b, opts, keep)
     if opts.filters and #opts.filters > 0 then
       error("filters: bake them into a font, not into a stack (make the stack's font first)", 0)
     end
   else
     base = lead:palettes()
-    local lbl = lead:entry_labels()
-    if not labels and #lbl > 0 then
-      labels = {}
-      for i, v in ipairs(lbl) do labels[i] = v or nil end
-    end
+    for i, v in ipairs(lead:entry_labels()) do labels[i] = v or nil end
     if opts.filters and #opts.filters > 0 then trees = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep }) end
   end
   -- paint trees given glyph by glyph
@@ -428,6 +426,16 @@ local function save(source, path, opts)
   local extras = opts.palettes
   if type(extras) == "string" then extras = { extras } end
   if extras ~= nil and type(extras) ~= "table" then error("palettes: a list of palettes expected", 0) end
+  -- entry labels: the source's, then opts.labels ({[entry] = text}, entries from 0)
+  if opts.labels ~= nil then
+    if type(opts.labels) ~= "table" then error("labels: a table {[entry] = text} expected", 0) end
+    for k, v in pairs(opts.labels) do
+      if math.type(k) ~= "integer" or k < 0 or type(v) ~= "string" then
+        error(("labels: entry numbers (from 0) to strings expected, got [%s] = %s"):format(tostring(k), tostring(v)), 0)
+      end
+      labels[k + 1] = v
+    end
+  end
   local pals = build_palettes(base or {}, extras, opts.palette_type, labels)
   if #pals == 0 and extras and #extras > 0 then
     error(("palettes: %s has no palette to start from (no CPAL)"):format(lead:info().family), 0)
@@ -578,7 +586,14 @@ function M.cli(t)
         if not used[x.tag] then error(("--variations: no font of the source has the axis '%s'"):format(x.tag), 0) end
       end
     end
-    return save(source, t.output, { formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
+    local labels
+    for _, spec in ipairs(t.labels or {}) do
+      local i, text = spec:match("^%s*(%d+)%s*=(.*)$")
+      if not i then error(("--label '%s': IDX=TEXT expected"):format(spec), 0) end
+      labels = labels or {}
+      labels[tonumber(i)] = text
+    end
+    return save(source, t.output, { labels = labels, formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
       palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,
       stack_name = t.stack_name })
   end)

@@ -23,6 +23,7 @@ static const char usage_font[] =
   "  --palette 'NAME:IDX=#RRGGBBAA,...'  an extra palette over palette 0 (repeatable);\n"
   "                             IDX an entry number, or the #RRGGBB of palette 0 it replaces\n"
   "  --palette-type light|dark  the type of the extra palettes\n"
+  "  --label 'IDX=TEXT'         the label of palette entry IDX (repeatable)\n"
   "  -f, --filter FILTER[:opts] a filter to bake into every glyph (repeatable)\n"
   "  --format colr0,colr1,svg   the color formats (default: COLRv0 if every glyph fits, else COLRv1)\n"
   "  --text TEXT                keep only the glyphs TEXT needs\n"
@@ -68,8 +69,8 @@ int cmd_font(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_font, NULL };
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
   const char *family = NULL, *variations = NULL;
-  const char *layers[MAX_SPECS], *palettes[MAX_SPECS];
-  unsigned nlayers = 0, npalettes = 0;
+  const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS];
+  unsigned nlayers = 0, npalettes = 0, nlabels = 0;
   long lead = 0;
   lua_State *L;
   int status;
@@ -89,6 +90,8 @@ int cmd_font(int argc, char **argv) {
       stack = o.value;
     } else if (opt_is(&o, a, "--palette", 1)) {
       add_spec("--palette", o.value, palettes, &npalettes);
+    } else if (opt_is(&o, a, "--label", 1)) {
+      add_spec("--label", o.value, labels, &nlabels);
     } else if (opt_is(&o, a, "--palette-type", 1)) {
       if (strcmp(o.value, "light") != 0 && strcmp(o.value, "dark") != 0)
         die(EXIT_USAGE, "--palette-type: expected light or dark, got '%s'", o.value);
@@ -145,6 +148,7 @@ int cmd_font(int argc, char **argv) {
     }
     push_list(L, layers, nlayers, "layers");
     push_list(L, palettes, npalettes, "palettes");
+    push_list(L, labels, nlabels, "labels");
     status = lua_pcall(L, 1, 0, 0);
   }
   collect_inputs(L);

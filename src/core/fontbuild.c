@@ -848,6 +848,8 @@ static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
   ct_status_t st = CT_OK;
   size_t i = 0, n = strlen(text);
   unsigned flags = HB_SUBSET_FLAGS_GLYPH_NAMES | HB_SUBSET_FLAGS_NAME_LEGACY | HB_SUBSET_FLAGS_NOTDEF_OUTLINE;
+  hb_blob_t *svg;
+  int has_svg;
   if (!in) {
     st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
     goto done;
@@ -865,7 +867,10 @@ static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
   keep_all(in, HB_SUBSET_SETS_NAME_LANG_ID);
   keep_all(in, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
   keep_all(in, HB_SUBSET_SETS_LAYOUT_SCRIPT_TAG);
-  if (hb_face_reference_table(face, TAG('S', 'V', 'G', ' ')) != hb_blob_get_empty()) {
+  svg = hb_face_reference_table(face, TAG('S', 'V', 'G', ' '));
+  has_svg = hb_blob_get_length(svg) > 0;
+  hb_blob_destroy(svg);
+  if (has_svg) {
     /* hb-subset 6.0 drops SVG tables, and prunes CPAL entries under COLR: with an SVG
        table, glyph ids stay (dropped glyphs are emptied) and SVG, COLR and CPAL are kept
        as they are (the color glyphs written are already those of the subset) */

@@ -116,6 +116,10 @@ expect 0 "" "$CT" font tests/fonts/ct-colr1.ttf --format svg -o "$t/nosweep.ttf"
 sane "$t/nosweep.ttf" "SVG "
 expect 0 "" "$CT" font tests/fonts/ct-colr0.ttf --format colr1,svg -o "$t/colr0-as-v1.ttf"
 sane "$t/colr0-as-v1.ttf" COLR "SVG "
+expect 0 "" "$CT" font tests/fonts/ct-colr0.ttf --palette 'Warm:0=#ff8800' --palette-type light --label '0=Skin' --label '2=Ink' -o "$t/labels.ttf"
+sane "$t/labels.ttf" CPAL
+expect 0 "#FF8800FF  Skin" "$CT" info "$t/labels.ttf"
+expect 0 'palette 3 "Warm" \[light background\]' "$CT" info "$t/labels.ttf"
 expect 0 "Usage: chromatype font" "$CT" font --help
 
 # ---- round trips: a color font read into paint trees and written again draws as it did --------
@@ -169,6 +173,7 @@ nofile 1 "entry 7 out of range (the font's palettes have entries 0..2)" "$t/h.tt
 nofile 2 "unknown format 'colr2'" "$t/i.ttf" -- "$CT" font "$REGULAR" --format colr2 -o "$t/i.ttf"
 nofile 2 "--palette-type: expected light or dark" "$t/j.ttf" -- "$CT" font "$REGULAR" --palette-type dusk -o "$t/j.ttf"
 nofile 2 "-o OUT.ttf is required" "$t/k.ttf" -- "$CT" font "$REGULAR"
+nofile 1 "--label '7': IDX=TEXT expected" "$t/k2.ttf" -- "$CT" font tests/fonts/ct-colr0.ttf --label 7 -o "$t/k2.ttf"
 nofile 1 "--lead goes with --layer" "$t/l.ttf" -- "$CT" font "$REGULAR" --lead 2 -o "$t/l.ttf"
 nofile 1 "give either SOURCE or --layer" "$t/m.ttf" -- "$CT" font "$REGULAR" --layer "$REGULAR" -o "$t/m.ttf"
 printf 'not a font' > "$t/junk.ttf"

@@ -13,6 +13,8 @@ local HAIRLINE = ROOT .. "/examples/fonts/bungee-hairline-latin.woff2"
 local COLR0 = font_path("ct-colr0.ttf")
 local CFF = font_path("ct-colr0-cff.otf")
 local TWEMOJI = font_path("twemoji-colr0.woff2")
+-- ready filters by path: a plain lua5.4 has no filter directory
+local function ready(spec) return ROOT .. "/filters/" .. spec:gsub("^(%w+)", "%1.lua", 1) end
 
 local function exists(p)
   local f = io.open(p, "rb")
@@ -214,7 +216,7 @@ return {
   -- ---- filters baked in --------------------------------------------------------------------
   { "an extrusion baked in draws as the filter does", function()
     local out = tmpname(".ttf")
-    local spec = "shadow:offset=0.06em 0.06em,steps=8,color=#7f1d1d,color2=#2b0a0a"
+    local spec = ready("shadow:offset=0.06em 0.06em,steps=8,color=#7f1d1d,color2=#2b0a0a")
     assert(ct.save_font(BUNGEE, out, { filters = { spec } }))
     local f = ct.open_font(out)
     eq(f:info().family, "Bungee Color")
@@ -230,7 +232,7 @@ return {
   end },
   { "a filter that reads its position or a random stream is refused, saying why", function()
     local out = tmpname(".ttf")
-    local ok, err = ct.save_font(BUNGEE, out, { filters = { "misregistration" } })
+    local ok, err = ct.save_font(BUNGEE, out, { filters = { ready("misregistration") } })
     eq(ok, nil)
     assert(err:find("cannot be baked into a font: it reads ctx%.%w+"), err)
     local ok2, err2 = ct.save_font(BUNGEE, out, { filters = { { Glyph = function(g, ctx) g.color = ctx.rng:pick { "#f00", "#0f0" } end } } })
@@ -239,6 +241,9 @@ return {
     local ok3, err3 = ct.save_font(BUNGEE, out, { filters = { { Glyph = function(g) g.rotate = g.x end } } })
     eq(ok3, nil)
     assert(err3:find("glyph%.x %(its position%)"), err3)
+    local ok4, err4 = ct.save_font(BUNGEE, out, { filters = { "/no/such/filter.lua" } })
+    eq(ok4, nil)
+    assert(err4:find("/no/such/filter.lua: cannot open"), err4)
     assert(not exists(out))
   end },
 
@@ -276,7 +281,7 @@ return {
     local narrow = f:advance(f:glyph(97))
     assert(narrow < wide)
     local out = tmpname(".ttf")
-    assert(ct.save_font(f, out, { filters = { "shadow" } }))
+    assert(ct.save_font(f, out, { filters = { ready("shadow") } }))
     local g = ct.open_font(out)
     eq(g:info().variable, false)
     eq(#g:axes(), 0)
@@ -344,7 +349,7 @@ return {
           if ok then assert(ct.open_font(out), n .. ": unreadable output") else assert(not exists(out), n) end
         end
         local out = tmpname(".ttf")
-        local ok, err = ct.save_font(f, out, { filters = { "shadow" } })
+        local ok, err = ct.save_font(f, out, { filters = { ready("shadow") } })
         assert(ok or type(err) == "string", n)
       end
     end
