@@ -26,31 +26,30 @@ static const char document_lua[] =
   "local _, ok, err = require('chromatype.document').render(xml, path == '-' and '<stdin>' or path, out, opts)\n"
   "if not ok then error(err, 0) end\n";
 
+static const char usage_document[] =
+  "chromatype DOC.xml [-o OUT.pdf|OUT.png|-] [--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] "
+  "[--ink NAME=#RRGGBB[,...]]... [--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N]";
+
 int cmd_document(int argc, char **argv) {
+  opts_t o = { argc, 1, argv, usage_document, NULL };
   lua_State *L;
   const char *out = NULL, *dpi = NULL, *format = NULL, *plates = NULL;
   const char *specs[CT_MAX_INKS];   /* --ink, as given (checked by add_ink) */
   ct_ink_t inks[CT_MAX_INKS];
   unsigned ninks = 0, k;
-  int i, status, no_text = 0, cmyk = 0, inks_only = 0, overprint = 0;
-  for (i = 1; i < argc; i++) {
-    if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output-file") == 0) && i + 1 < argc) out = argv[++i];
-    else if (strncmp(argv[i], "--output-file=", 14) == 0) out = argv[i] + 14;
-    else if (strcmp(argv[i], "--dpi") == 0 && i + 1 < argc) dpi = argv[++i];
-    else if (strncmp(argv[i], "--dpi=", 6) == 0) dpi = argv[i] + 6;
-    else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
-    else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
-    else if (strcmp(argv[i], "--no-text-layer") == 0) no_text = 1;
-    else if (strcmp(argv[i], "--cmyk") == 0) cmyk = 1;
-    else if (strcmp(argv[i], "--ink") == 0 && i + 1 < argc) { i++; specs[add_ink(inks, &ninks, argv[i])] = argv[i]; }
-    else if (strncmp(argv[i], "--ink=", 6) == 0) specs[add_ink(inks, &ninks, argv[i] + 6)] = argv[i] + 6;
-    else if (strcmp(argv[i], "--inks-only") == 0) inks_only = 1;
-    else if (strcmp(argv[i], "--overprint") == 0) overprint = 1;
-    else if (strcmp(argv[i], "--plates") == 0 && i + 1 < argc) plates = argv[++i];
-    else if (strncmp(argv[i], "--plates=", 9) == 0) plates = argv[i] + 9;
-    else die(EXIT_USAGE, "unexpected argument '%s' (usage: chromatype DOC.xml [-o OUT.pdf|OUT.png|-] "
-             "[--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] [--ink NAME=#RRGGBB[,...]]... "
-             "[--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N])", argv[i]);
+  int status, no_text = 0, cmyk = 0, inks_only = 0, overprint = 0;
+  for (o.i = 1; o.i < argc; o.i++) {
+    const char *a = argv[o.i];
+    if (opt_is(&o, a, "-o", 1) || opt_is(&o, a, "--output-file", 1)) out = o.value;
+    else if (opt_is(&o, a, "--dpi", 1)) dpi = o.value;
+    else if (opt_is(&o, a, "--format", 1)) format = o.value;
+    else if (opt_is(&o, a, "--no-text-layer", 0)) no_text = 1;
+    else if (opt_is(&o, a, "--cmyk", 0)) cmyk = 1;
+    else if (opt_is(&o, a, "--ink", 1)) specs[add_ink(inks, &ninks, o.value)] = o.value;
+    else if (opt_is(&o, a, "--inks-only", 0)) inks_only = 1;
+    else if (opt_is(&o, a, "--overprint", 0)) overprint = 1;
+    else if (opt_is(&o, a, "--plates", 1)) plates = o.value;
+    else die(EXIT_USAGE, "unexpected argument '%s' (usage: %s)", a, usage_document);
   }
   if (plates && !plates[0]) die(EXIT_USAGE, "--plates needs a directory");
   if (PARSE_ONLY) return 0;

@@ -236,7 +236,7 @@ done
 expect 2 "the name of a process colorant" "$CT" "$T/ink.xml" --ink=Black=#000000 -o "$T/inkbad.pdf"
 expect 2 "white is the paper" "$CT" view $F/ct-colr0.ttf AB --ink=W=#fff -o "$T/inkbad.pdf"
 expect 2 "option '--ink' needs a value" "$CT" view $F/ct-colr0.ttf AB --ink
-expect 2 "unexpected argument '--ink'" "$CT" "$T/ink.xml" --ink
+expect 2 "option '--ink' needs a value" "$CT" "$T/ink.xml" --ink
 expect 2 "--plates needs a directory" "$CT" view $F/ct-colr0.ttf AB --plates= -o "$T/inkbad.pdf"
 expect 2 "--plates needs a directory" "$CT" "$T/ink.xml" --plates= -o "$T/inkbad.pdf"
 expect 2 "option '--overprint' takes no value" "$CT" view $F/ct-colr0.ttf AB --overprint=yes
