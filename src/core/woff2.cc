@@ -35,7 +35,8 @@ struct quiet_stderr {
 unsigned char *ct_woff2_encode(const unsigned char *sfnt, size_t len, size_t *out_len) {
   try {
     size_t cap = woff2::MaxWOFF2CompressedSize(sfnt, len);
-    unsigned char *out = static_cast<unsigned char *>(std::malloc(cap ? cap : 1));
+    /* zeroed: the encoder skips the padding between the tables it writes */
+    unsigned char *out = static_cast<unsigned char *>(std::calloc(cap ? cap : 1, 1));
     if (!out) return nullptr;
     woff2::WOFF2Params params;
     params.allow_transforms = true;
