@@ -574,6 +574,45 @@ unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *text, unsigned *
 ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
                                   const ct_font_write_options_t *opts, ct_error_t *err);
 
+/* ---- animations (anim.c) ------------------------------------------------ */
+
+/* An animation written frame by frame (each a canvas page, rasterized and encoded as it
+   comes, never all in memory) to a temporary file renamed by ct_anim_finish. */
+typedef struct ct_anim ct_anim_t;
+
+typedef enum {
+  CT_ANIM_AUTO = 0,   /* by the path: .apng/.png, .webp, .gif, .mp4/.webm, a pattern with %d */
+  CT_ANIM_APNG,
+  CT_ANIM_WEBP,
+  CT_ANIM_GIF,
+  CT_ANIM_FRAMES,     /* one PNG per frame: path is a pattern, "frames/%04d.png", from 0 */
+  CT_ANIM_VIDEO
+} ct_anim_format_t;
+
+typedef struct {
+  ct_anim_format_t format;
+  double   fps;        /* frames per second (default 30) */
+  unsigned frames;     /* how many frames will come (0: unknown; APNG patches its count) */
+  unsigned loop;       /* times to play; 0 (default): forever */
+  int      quality;    /* WebP: -1 lossless (default), else 0..100 */
+} ct_anim_options_t;
+
+void ct_anim_options_init(ct_anim_options_t *opts);
+const char *ct_anim_format_name(ct_anim_format_t format);
+ct_anim_format_t ct_anim_format_from_path(const char *path);
+/* Frames of width x height pixels; NULL with `err` filled on a bad path, size or option. */
+ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim_options_t *opts,
+                          ct_error_t *err);
+/* Adds page `page` of `canvas` rasterized at `dpi` as the next frame; `poster` (APNG only,
+   before any frame): the still image readers without animation show, outside the frames. */
+ct_status_t ct_anim_add_canvas(ct_anim_t *anim, ct_canvas_t *canvas, unsigned page, double dpi,
+                               int poster, ct_error_t *err);
+unsigned ct_anim_get_frame_count(const ct_anim_t *anim);
+/* Completes the file (renamed into place); the animation is then only to be destroyed. */
+ct_status_t ct_anim_finish(ct_anim_t *anim, ct_error_t *err);
+/* NULL-safe; an animation not finished leaves nothing on disk. */
+void ct_anim_destroy(ct_anim_t *anim);
+
 #ifdef __cplusplus
 }
 #endif

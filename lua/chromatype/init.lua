@@ -113,6 +113,13 @@ function M.save_font(source, path, opts)
   return require("chromatype.fontmake").save_font(source, path, opts)
 end
 
+--- Writes an animation, one canvas per frame (chromatype.animate): `{width =, height =,
+-- fps = 30, duration = (or frames =), output =, draw = function(canvas, t, frame, p) end}`;
+-- returns true, or nil and a message.
+function M.animate(t)
+  return require("chromatype.animate").animate(t)
+end
+
 --- A color from CSS syntax (`"tomato"`, `"rgb(255 0 0 / 50%)"`, `"hsl(120 50% 40%)"`, `"#f80"`)
 -- as "#rrggbbaa", or nil and a message (chromatype.palette).
 function M.color(c)

@@ -176,11 +176,37 @@ end
 local function lin(v) return v <= 0.04045 and v / 12.92 or ((v + 0.055) / 1.055) ^ 2.4 end
 local function unlin(v) return v <= 0.0031308 and v * 12.92 or 1.055 * v ^ (1 / 2.4) - 0.055 end
 
+-- OKLab (Björn Ottosson's perceptual space, as CSS Color 4 defines it) from and to linear sRGB.
+local function cbrt(x) return x < 0 and -((-x) ^ (1 / 3)) or x ^ (1 / 3) end
+local function to_oklab(r, g, b)
+  local l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+  local m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+  local s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+  return 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s
+end
+local function from_oklab(L, A, B)
+  local l = (L + 0.3963377774 * A + 0.2158037573 * B) ^ 3
+  local m = (L - 0.1055613458 * A - 0.0638541728 * B) ^ 3
+  local s = (L - 0.0894841775 * A - 1.2914855480 * B) ^ 3
+  return 4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s
+end
+
 --- Mixes two colors: t = 0 gives a, 1 gives b.  In linear light by default (`space =
---- "linear"`), or straight sRGB (`"srgb"`); alpha mixes linearly.
+--- "linear"`), straight sRGB (`"srgb"`), or OKLab (`"oklab"`: perceptually even steps, what
+--- animations use); alpha mixes linearly.
 function M.mix_colors(a, b, t, space)
   local r1, g1, b1, a1 = rgba(color_or_raise(a, "mix_colors", 1))
   local r2, g2, b2, a2 = rgba(color_or_raise(b, "mix_colors", 2))
+  if space == "oklab" then
+    local L1, A1, B1 = to_oklab(lin(r1), lin(g1), lin(b1))
+    local L2, A2, B2 = to_oklab(lin(r2), lin(g2), lin(b2))
+    local r, g, b = from_oklab(L1 + (L2 - L1) * t, A1 + (A2 - A1) * t, B1 + (B2 - B1) * t)
+    return to_hex(unlin(clamp(r, 0, 1)), unlin(clamp(g, 0, 1)), unlin(clamp(b, 0, 1)), a1 + (a2 - a1) * t)
+  end
   local function m(x, y)
     if space == "srgb" then return x + (y - x) * t end
     return unlin(lin(x) + (lin(y) - lin(x)) * t)

@@ -115,4 +115,12 @@
 #define CT_MAX_WRITTEN_GLYPHS 65535u
 #endif
 
+/* Animations: frames per second and frames in one animation. */
+#ifndef CT_MAX_ANIM_FPS
+#define CT_MAX_ANIM_FPS 240
+#endif
+#ifndef CT_MAX_ANIM_FRAMES
+#define CT_MAX_ANIM_FRAMES 100000u
+#endif
+
 #endif /* CT_LIMITS_H */

@@ -166,6 +166,10 @@ ct_status_t ct_render_paint(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p
 uint32_t ct_utf8_decode(const char *s, size_t len, size_t *used);
 
 
+/* output.c: a canvas page drawn into a new ARGB32 image at `scale` pixels per point. */
+ct_status_t ct_canvas_render_image(ct_canvas_t *canvas, unsigned page, double scale,
+                                   cairo_surface_t **out, ct_error_t *err);
+
 /* fileout.c: a whole file written to a temporary name beside `path`, then renamed. */
 ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len, ct_error_t *err);
 

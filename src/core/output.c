@@ -401,6 +401,16 @@ static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, con
   return CT_OK;
 }
 
+ct_status_t ct_canvas_render_image(ct_canvas_t *c, unsigned page, double scale, cairo_surface_t **out,
+                                   ct_error_t *err) {
+  if (page >= c->npages)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u out of range (the canvas has %u)", page + 1, c->npages);
+  if (page < c->cleared)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
+  if (!(scale > 0 && scale * 72 <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
+  return render_image(c, page, scale, "frame", NULL, out, err);
+}
+
 static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
                              const ct_write_options_t *o, const inkset_t *inks, sink_t *sink, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];

@@ -131,6 +131,7 @@ void lct_open_font(lua_State *L);
 void lct_open_canvas(lua_State *L);
 void lct_open_paint(lua_State *L);
 void lct_open_fontbuild(lua_State *L);
+void lct_open_anim(lua_State *L);
 
 /* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
    "write"); nothing when no guard is set. */

@@ -185,6 +185,7 @@ int luaopen_chromatype_core(lua_State *L) {
   lct_open_canvas(L);
   lct_open_xml(L);
   lct_open_fontbuild(L);
+  lct_open_anim(L);
   lua_pushliteral(L, CT_VERSION_STRING);
   lua_setfield(L, -2, "version");
   return 1;

@@ -1,0 +1,496 @@
+/*
+** anim.c: animations written frame by frame, never held whole: APNG (our own chunk
+** writer over zlib: libpng 1.6 has no APNG), animated WebP (libwebpmux's WebPAnimEncoder,
+** which keeps frames compressed), or one PNG per frame.  Frames are canvas pages rasterized
+** as they come; the file goes to a temporary name and is renamed when finished, so a
+** failure (a full disk, an error in a frame) leaves no half-written animation.  Core layer.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <webp/encode.h>
+#include <webp/mux.h>
+#include <zlib.h>
+
+#include "ct-private.h"
+
+struct ct_anim {
+  ct_anim_format_t  format;
+  ct_anim_options_t o;
+  char             *path, *tmp;      /* the target and its temporary name (APNG) */
+  FILE             *file;
+  int               width, height;
+  unsigned          count;           /* frames added */
+  unsigned          seq;             /* APNG sequence number */
+  long              actl_at;         /* where acTL's frame count is, to patch */
+  int               poster_done;     /* APNG: IDAT written (a poster, or frame 0) */
+  unsigned char    *rgba;            /* one frame, straight RGBA */
+  WebPAnimEncoder  *webp;
+  WebPConfig        webp_config;
+  char            **written;         /* frames: the files written so far */
+  int               failed;
+};
+
+static const char *const format_names[] = { "auto", "apng", "webp", "gif", "frames", "video" };
+
+const char *ct_anim_format_name(ct_anim_format_t f) {
+  return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "?";
+}
+
+void ct_anim_options_init(ct_anim_options_t *o) {
+  memset(o, 0, sizeof *o);
+  o->fps = 30;
+  o->quality = -1;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+ct_anim_format_t ct_anim_format_from_path(const char *path) {
+  if (strchr(path, '%')) return CT_ANIM_FRAMES;
+  if (ends_with(path, ".apng") || ends_with(path, ".png")) return CT_ANIM_APNG;
+  if (ends_with(path, ".webp")) return CT_ANIM_WEBP;
+  if (ends_with(path, ".gif")) return CT_ANIM_GIF;
+  if (ends_with(path, ".mp4") || ends_with(path, ".webm") || ends_with(path, ".mov")) return CT_ANIM_VIDEO;
+  return CT_ANIM_AUTO;
+}
+
+/* ---- APNG ------------------------------------------------------------------------------ */
+
+static void put32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)(v >> 24);
+  p[1] = (unsigned char)(v >> 16);
+  p[2] = (unsigned char)(v >> 8);
+  p[3] = (unsigned char)v;
+}
+
+static void put16(unsigned char *p, unsigned v) {
+  p[0] = (unsigned char)(v >> 8);
+  p[1] = (unsigned char)v;
+}
+
+static void chunk(ct_anim_t *a, const char *type, const unsigned char *data, size_t len) {
+  unsigned char head[8], crc[4];
+  uLong c = crc32(0, (const Bytef *)type, 4);
+  if (a->failed) return;
+  put32(head, (uint32_t)len);
+  memcpy(head + 4, type, 4);
+  if (len) c = crc32(c, data, (uInt)len);
+  put32(crc, (uint32_t)c);
+  if (fwrite(head, 1, 8, a->file) != 8 || (len && fwrite(data, 1, len, a->file) != len) ||
+      fwrite(crc, 1, 4, a->file) != 4)
+    a->failed = errno ? errno : EIO;
+}
+
+/* The frame's delay as a fraction of a second that fits APNG's 16-bit fields. */
+static void delay(double fps, unsigned *num, unsigned *den) {
+  if (fps == floor(fps) && fps <= 65535) {
+    *num = 1;
+    *den = (unsigned)fps;
+  } else {
+    *num = 100;
+    *den = (unsigned)lround(fmin(65535.0, fps * 100));
+  }
+}
+
+static void apng_begin(ct_anim_t *a) {
+  static const unsigned char sig[8] = { 137, 'P', 'N', 'G', 13, 10, 26, 10 };
+  unsigned char ihdr[13], actl[8];
+  put32(ihdr, (uint32_t)a->width);
+  put32(ihdr + 4, (uint32_t)a->height);
+  ihdr[8] = 8;    /* bits */
+  ihdr[9] = 6;    /* RGBA */
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;
+  if (fwrite(sig, 1, 8, a->file) != 8) a->failed = errno ? errno : EIO;
+  chunk(a, "IHDR", ihdr, 13);
+  a->actl_at = ftell(a->file) + 8;
+  put32(actl, a->o.frames);
+  put32(actl + 4, a->o.loop);
+  chunk(a, "acTL", actl, 8);
+}
+
+/* Deflates the frame in a->rgba as one image; each piece of output goes out as an IDAT
+   (`fdat` 0) or an fdAT chunk. */
+static void apng_image(ct_anim_t *a, int fdat) {
+  z_stream z;
+  size_t row = (size_t)a->width * 4;
+  unsigned char *line = malloc(row + 1), *out = malloc(65536 + 4);
+  int y, flush;
+  if (!line || !out) {
+    free(line);
+    free(out);
+    a->failed = ENOMEM;
+    return;
+  }
+  memset(&z, 0, sizeof z);
+  if (deflateInit(&z, 3) != Z_OK) {
+    free(line);
+    free(out);
+    a->failed = ENOMEM;
+    return;
+  }
+  for (y = 0; y <= a->height && !a->failed; y++) {
+    /* rows unfiltered (filter byte 0), as png.c writes them: flat color deflates well */
+    flush = y == a->height ? Z_FINISH : Z_NO_FLUSH;
+    if (y < a->height) {
+      line[0] = 0;
+      memcpy(line + 1, a->rgba + (size_t)y * row, row);
+      z.next_in = line;
+      z.avail_in = (uInt)(row + 1);
+    } else {
+      z.next_in = NULL;
+      z.avail_in = 0;
+    }
+    do {
+      int r;
+      z.next_out = out + 4;
+      z.avail_out = 65536;
+      r = deflate(&z, flush);
+      if (r == Z_STREAM_ERROR) {
+        a->failed = EIO;
+        break;
+      }
+      if (z.avail_out < 65536) {
+        size_t n = 65536 - z.avail_out;
+        if (fdat) {
+          put32(out, a->seq++);
+          chunk(a, "fdAT", out, n + 4);
+        } else {
+          chunk(a, "IDAT", out + 4, n);
+        }
+      }
+    } while (z.avail_out == 0);
+  }
+  deflateEnd(&z);
+  free(line);
+  free(out);
+}
+
+static void apng_fctl(ct_anim_t *a) {
+  unsigned char f[26];
+  unsigned num, den;
+  delay(a->o.fps, &num, &den);
+  put32(f, a->seq++);
+  put32(f + 4, (uint32_t)a->width);
+  put32(f + 8, (uint32_t)a->height);
+  put32(f + 12, 0);
+  put32(f + 16, 0);
+  put16(f + 20, num);
+  put16(f + 22, den);
+  f[24] = 0;   /* dispose: none (every frame is a whole picture) */
+  f[25] = 0;   /* blend: source */
+  chunk(a, "fcTL", f, 26);
+}
+
+static void apng_frame(ct_anim_t *a) {
+  apng_fctl(a);
+  apng_image(a, a->poster_done);
+  a->poster_done = 1;
+}
+
+static void apng_finish(ct_anim_t *a) {
+  chunk(a, "IEND", NULL, 0);
+  if (!a->failed && a->count != a->o.frames) {
+    /* the count given at the start was not the count added: acTL says what is there */
+    unsigned char actl[8], crc[4];
+    put32(actl, a->count);
+    put32(actl + 4, a->o.loop);
+    put32(crc, (uint32_t)crc32(crc32(0, (const Bytef *)"acTL", 4), actl, 8));
+    if (fseek(a->file, a->actl_at, SEEK_SET) != 0 || fwrite(actl, 1, 8, a->file) != 8 ||
+        fwrite(crc, 1, 4, a->file) != 4)
+      a->failed = errno ? errno : EIO;
+  }
+}
+
+/* A frames pattern: exactly one %d, with an optional zero flag and width ("%04d"); "%%"
+   stands for itself.  Checked, because the pattern is a format string. */
+static int frames_pattern_ok(const char *p) {
+  int conversions = 0;
+  for (; *p; p++) {
+    if (*p != '%') continue;
+    if (p[1] == '%') {
+      p++;
+      continue;
+    }
+    p++;
+    if (*p == '0') p++;
+    if (*p >= '1' && *p <= '9') p++;
+    if (*p != 'd') return 0;
+    conversions++;
+  }
+  return conversions == 1;
+}
+
+/* ---- the writer ------------------------------------------------------------------------- */
+
+ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim_options_t *opts,
+                          ct_error_t *err) {
+  ct_anim_t *a;
+  ct_anim_options_t defaults;
+  ct_anim_format_t f;
+  if (!opts) {
+    ct_anim_options_init(&defaults);
+    opts = &defaults;
+  }
+  f = opts->format ? opts->format : ct_anim_format_from_path(path);
+  if (f == CT_ANIM_AUTO) {
+    ct_set_error(err, CT_ERR_INVALID_ARG, "%s: which animation format? (the extension: .apng, .png, .webp, "
+                 "or a frames pattern such as frames/%%04d.png)", path);
+    return NULL;
+  }
+  if (f == CT_ANIM_GIF || f == CT_ANIM_VIDEO) {
+    ct_set_error(err, CT_ERR_INVALID_ARG, "%s: %s output is not written yet (APNG, WebP or PNG frames)",
+                 path, f == CT_ANIM_GIF ? "GIF" : "video");
+    return NULL;
+  }
+  if (width < 1 || height < 1 || width > CT_MAX_IMAGE_SIDE || height > CT_MAX_IMAGE_SIDE ||
+      (double)width * height > CT_MAX_IMAGE_PIXELS) {
+    ct_set_error(err, CT_ERR_LIMIT, "%s: frames of %dx%d pixels exceed the limit (%d per side, %.0f in all)",
+                 path, width, height, CT_MAX_IMAGE_SIDE, (double)CT_MAX_IMAGE_PIXELS);
+    return NULL;
+  }
+  if (!(opts->fps > 0 && opts->fps <= CT_MAX_ANIM_FPS)) {
+    ct_set_error(err, CT_ERR_INVALID_ARG, "%s: %g frames per second (expected more than 0, at most %g)",
+                 path, opts->fps, (double)CT_MAX_ANIM_FPS);
+    return NULL;
+  }
+  if (f == CT_ANIM_FRAMES && !frames_pattern_ok(path)) {
+    ct_set_error(err, CT_ERR_INVALID_ARG, "%s: a frames pattern holds one number, as %%d or %%04d "
+                 "(and %%%% for a percent sign)", path);
+    return NULL;
+  }
+  if (opts->frames > CT_MAX_ANIM_FRAMES) {
+    ct_set_error(err, CT_ERR_LIMIT, "%s: %u frames (at most %u)", path, opts->frames, CT_MAX_ANIM_FRAMES);
+    return NULL;
+  }
+  if (!(a = calloc(1, sizeof *a)) || !(a->path = strdup(path)) ||
+      !(a->rgba = malloc((size_t)width * height * 4))) {
+    ct_anim_destroy(a);
+    ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  a->format = f;
+  a->o = *opts;
+  a->o.format = f;
+  a->width = width;
+  a->height = height;
+  if (f == CT_ANIM_APNG) {
+    size_t n = strlen(path) + 16;
+    int fd;
+    if (!(a->tmp = malloc(n))) goto nomem;
+    snprintf(a->tmp, n, "%s.tmp-XXXXXX", path);
+    if ((fd = mkstemp(a->tmp)) < 0 || !(a->file = fdopen(fd, "w+b"))) {
+      int e = errno;
+      if (fd >= 0) {
+        close(fd);
+        unlink(a->tmp);
+      }
+      free(a->tmp);
+      a->tmp = NULL;
+      ct_anim_destroy(a);
+      ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+      return NULL;
+    }
+    { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
+    apng_begin(a);
+  } else if (f == CT_ANIM_WEBP) {
+    WebPAnimEncoderOptions eo;
+    if (!WebPAnimEncoderOptionsInit(&eo) || !WebPConfigInit(&a->webp_config)) goto nomem;
+    eo.anim_params.loop_count = (int)a->o.loop;
+    eo.allow_mixed = 0;
+    if (a->o.quality < 0) {
+      a->webp_config.lossless = 1;
+      a->webp_config.quality = 75;   /* effort */
+      a->webp_config.method = 4;
+    } else {
+      a->webp_config.lossless = 0;
+      a->webp_config.quality = (float)a->o.quality;
+    }
+    if (!WebPValidateConfig(&a->webp_config) || !(a->webp = WebPAnimEncoderNew(width, height, &eo))) goto nomem;
+  } else if (f == CT_ANIM_FRAMES) {
+    if (!(a->written = calloc((a->o.frames ? a->o.frames : 16) + 1, sizeof *a->written))) goto nomem;
+  }
+  return a;
+nomem:
+  ct_anim_destroy(a);
+  ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  return NULL;
+}
+
+/* A PNG of the frame (frames output), through a temporary name. */
+static cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int len) {
+  return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static ct_status_t write_frame_png(ct_anim_t *a, cairo_surface_t *img, ct_error_t *err) {
+  char name[4096], tmp[4112];
+  FILE *f;
+  int fd, e = 0;
+  char **w;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  snprintf(name, sizeof name, a->path, a->count);   /* checked by frames_pattern_ok */
+#pragma GCC diagnostic pop
+  snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", name);
+  if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "wb"))) {
+    e = errno;
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", name, strerror(e));
+  }
+  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
+  if (ct_png_write(img, file_write, f) != CAIRO_STATUS_SUCCESS) e = errno ? errno : EIO;
+  if (fclose(f) != 0 && !e) e = errno;
+  if (!e && rename(tmp, name) != 0) e = errno;
+  if (e) {
+    unlink(tmp);
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", name, strerror(e));
+  }
+  /* noted, so that an animation given up removes its frames */
+  if (!(w = realloc(a->written, (a->count + 2) * sizeof *w))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  a->written = w;
+  w[a->count] = strdup(name);
+  w[a->count + 1] = NULL;
+  return CT_OK;
+}
+
+ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page, double dpi, int poster,
+                               ct_error_t *err) {
+  cairo_surface_t *img = NULL;
+  ct_status_t st;
+  int w, h, stride, y;
+  const unsigned char *data;
+  if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
+  if (poster && (a->format != CT_ANIM_APNG || a->count > 0 || a->poster_done))
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: a poster frame comes before the frames, in APNG only", a->path);
+  if (!poster && a->count >= CT_MAX_ANIM_FRAMES)
+    return ct_set_error(err, CT_ERR_LIMIT, "%s: more than %u frames", a->path, CT_MAX_ANIM_FRAMES);
+  if ((st = ct_canvas_render_image(canvas, page, dpi / 72.0, &img, err)) != CT_OK) return st;
+  w = cairo_image_surface_get_width(img);
+  h = cairo_image_surface_get_height(img);
+  if (w != a->width || h != a->height) {
+    cairo_surface_destroy(img);
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frame %u is %dx%d pixels, the animation %dx%d",
+                        a->path, a->count + 1, w, h, a->width, a->height);
+  }
+  if (a->format == CT_ANIM_FRAMES) {
+    st = write_frame_png(a, img, err);
+    cairo_surface_destroy(img);
+    if (st == CT_OK) a->count++;
+    return st;
+  }
+  cairo_surface_flush(img);
+  stride = cairo_image_surface_get_stride(img);
+  data = cairo_image_surface_get_data(img);
+  for (y = 0; y < h; y++) {
+    /* cairo's premultiplied native-endian ARGB32 to straight RGBA */
+    const uint32_t *in = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+    unsigned char *out = a->rgba + (size_t)y * w * 4;
+    int x;
+    for (x = 0; x < w; x++) {
+      uint32_t p = in[x];
+      unsigned al = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+      if (al != 0 && al != 255) {
+        r = (r * 255 + al / 2) / al;
+        g = (g * 255 + al / 2) / al;
+        b = (b * 255 + al / 2) / al;
+      }
+      out[0] = (unsigned char)r;
+      out[1] = (unsigned char)g;
+      out[2] = (unsigned char)b;
+      out[3] = (unsigned char)al;
+      out += 4;
+    }
+  }
+  cairo_surface_destroy(img);
+  if (a->format == CT_ANIM_APNG) {
+    if (poster) {
+      apng_image(a, 0);   /* the default image, outside the animation */
+      a->poster_done = 1;
+    } else {
+      apng_frame(a);
+    }
+  } else {
+    WebPPicture pic;
+    int ok;
+    if (!WebPPictureInit(&pic)) return ct_set_error(err, CT_ERR_BACKEND, "WebP: cannot start a picture");
+    pic.use_argb = 1;
+    pic.width = w;
+    pic.height = h;
+    ok = WebPPictureImportRGBA(&pic, a->rgba, w * 4) &&
+         WebPAnimEncoderAdd(a->webp, &pic, (int)lround(a->count * 1000.0 / a->o.fps), &a->webp_config);
+    WebPPictureFree(&pic);
+    if (!ok)
+      return ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: %s", a->path, WebPAnimEncoderGetError(a->webp));
+  }
+  if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
+  if (!poster) a->count++;
+  return CT_OK;
+}
+
+unsigned ct_anim_get_frame_count(const ct_anim_t *a) {
+  return a->count;
+}
+
+ct_status_t ct_anim_finish(ct_anim_t *a, ct_error_t *err) {
+  ct_status_t st = CT_OK;
+  if (a->count == 0) {
+    st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: an animation needs at least one frame", a->path);
+  } else if (a->format == CT_ANIM_APNG) {
+    int e;
+    apng_finish(a);
+    e = a->failed;
+    if (fclose(a->file) != 0 && !e) e = errno;
+    a->file = NULL;
+    if (!e && rename(a->tmp, a->path) != 0) e = errno;
+    if (e) {
+      unlink(a->tmp);
+      st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(e));
+    }
+    free(a->tmp);
+    a->tmp = NULL;
+  } else if (a->format == CT_ANIM_WEBP) {
+    WebPData data;
+    WebPDataInit(&data);
+    if (!WebPAnimEncoderAdd(a->webp, NULL, (int)lround(a->count * 1000.0 / a->o.fps), NULL) ||
+        !WebPAnimEncoderAssemble(a->webp, &data)) {
+      st = ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: %s", a->path, WebPAnimEncoderGetError(a->webp));
+    } else {
+      st = ct_file_write_atomic(a->path, data.bytes, data.size, err);
+    }
+    WebPDataClear(&data);
+  } else if (a->format == CT_ANIM_FRAMES) {
+    unsigned i;
+    for (i = 0; a->written && a->written[i]; i++) free(a->written[i]);
+    free(a->written);
+    a->written = NULL;   /* kept: they are the output */
+  }
+  return st;
+}
+
+void ct_anim_destroy(ct_anim_t *a) {
+  unsigned i;
+  if (!a) return;
+  if (a->file) fclose(a->file);
+  if (a->tmp) unlink(a->tmp);
+  for (i = 0; a->written && a->written[i]; i++) {
+    unlink(a->written[i]);   /* an animation given up leaves no frames */
+    free(a->written[i]);
+  }
+  free(a->written);
+  if (a->webp) WebPAnimEncoderDelete(a->webp);
+  free(a->tmp);
+  free(a->rgba);
+  free(a->path);
+  free(a);
+}

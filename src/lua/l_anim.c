@@ -1,0 +1,126 @@
+/*
+** l_anim.c: chromatype.Animation, the core's animation writer for Lua (bindings layer).
+** chromatype.animate (ct.animate) drives it: one canvas per frame, added and dropped.
+**   local a = core.animation(path, { width = px, height = px, fps = 30, frames = N,
+**                                    loop = 0, quality = -1, format = "webp" })
+**   a:add(canvas [, { dpi = 72, poster = false }])   a:finish()   a:close()
+*/
+#include <string.h>
+
+#include "l_aux.h"
+#include "../core/ct-limits.h"
+
+#define CT_ANIM_MT "chromatype.Animation"
+
+typedef struct {
+  ct_anim_t *anim;
+} lct_anim_box;
+
+static lct_anim_box *checkbox(lua_State *L) {
+  return luaL_checkudata(L, 1, CT_ANIM_MT);
+}
+
+static ct_anim_t *checkanim(lua_State *L) {
+  lct_anim_box *box = checkbox(L);
+  if (!box->anim) luaL_error(L, "attempt to use a closed animation");
+  return box->anim;
+}
+
+/* Closes without finishing: nothing is left on disk. */
+static int l_anim__gc(lua_State *L) {
+  lct_anim_box *box = checkbox(L);
+  ct_anim_t *a = box->anim;
+  box->anim = NULL;
+  ct_anim_destroy(a);
+  return 0;
+}
+
+static const char *const anim_fields[] = { "width", "height", "fps", "frames", "loop", "quality", "format", NULL };
+static const char *const format_names[] = { "auto", "apng", "webp", "gif", "frames", "video", NULL };
+
+/* core.animation(path, opts) -> Animation | nil, msg, code */
+static int l_animation(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  ct_anim_options_t o;
+  lct_anim_box *box;
+  lua_Integer w, h;
+  ct_error_t err;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lct_checkoptions(L, 2, anim_fields, 0);
+  ct_anim_options_init(&o);
+  w = lct_optintfield(L, 2, "width", 0, 1, CT_MAX_IMAGE_SIDE);
+  h = lct_optintfield(L, 2, "height", 0, 1, CT_MAX_IMAGE_SIDE);
+  o.fps = lct_optnumfield(L, 2, "fps", 30);
+  o.frames = (unsigned)lct_optintfield(L, 2, "frames", 0, 0, CT_MAX_ANIM_FRAMES);
+  o.loop = (unsigned)lct_optintfield(L, 2, "loop", 0, 0, 65535);
+  o.quality = (int)lct_optintfield(L, 2, "quality", -1, -1, 100);
+  o.format = (ct_anim_format_t)lct_optenumfield(L, 2, "format", "auto", format_names);
+  if (w == 0 || h == 0) return luaL_argerror(L, 2, "width and height (pixels) are required");
+  lct_check_file(L, "write", path);
+  box = lua_newuserdatauv(L, sizeof *box, 0);
+  box->anim = NULL;
+  luaL_setmetatable(L, CT_ANIM_MT);
+  if (!(box->anim = ct_anim_create(path, (int)w, (int)h, &o, &err))) return lct_pusherror(L, &err);
+  return 1;
+}
+
+static const char *const add_fields[] = { "dpi", "poster", "page", NULL };
+
+/* a:add(canvas [, {dpi =, poster =, page =}]) -> a | nil, msg, code */
+static int l_anim_add(lua_State *L) {
+  ct_anim_t *a = checkanim(L);
+  lct_canvas_box *cb = luaL_checkudata(L, 2, CT_CANVAS_MT);
+  double dpi;
+  int poster;
+  lua_Integer page;
+  ct_error_t err;
+  if (!cb->canvas) return luaL_error(L, "attempt to use a closed canvas");
+  lct_checkoptions(L, 3, add_fields, 0);
+  dpi = lct_optnumfield(L, 3, "dpi", 72);
+  poster = lct_optboolfield(L, 3, "poster", 0);
+  page = lct_optintfield(L, 3, "page", 1, 1, CT_MAX_PAGES);
+  if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return lct_fielderror(L, 3, "dpi", "out of range");
+  if (ct_anim_add_canvas(a, cb->canvas, (unsigned)(page - 1), dpi, poster, &err)) return lct_pusherror(L, &err);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int l_anim_finish(lua_State *L) {
+  lct_anim_box *box = checkbox(L);
+  ct_anim_t *a = box->anim;
+  ct_error_t err;
+  ct_status_t st;
+  if (!a) return luaL_error(L, "attempt to use a closed animation");
+  st = ct_anim_finish(a, &err);
+  box->anim = NULL;
+  ct_anim_destroy(a);
+  if (st) return lct_pusherror(L, &err);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static int l_anim_count(lua_State *L) {
+  lua_pushinteger(L, ct_anim_get_frame_count(checkanim(L)));
+  return 1;
+}
+
+static const luaL_Reg anim_methods[] = {
+  { "add", l_anim_add },
+  { "finish", l_anim_finish },
+  { "frame_count", l_anim_count },
+  { "close", l_anim__gc },
+  { NULL, NULL }
+};
+
+void lct_open_anim(lua_State *L) {
+  luaL_newmetatable(L, CT_ANIM_MT);
+  lua_pushcfunction(L, l_anim__gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, l_anim__gc);
+  lua_setfield(L, -2, "__close");
+  luaL_newlib(L, anim_methods);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, l_animation);
+  lua_setfield(L, -2, "animation");
+}
