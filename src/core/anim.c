@@ -325,37 +325,40 @@ nomem:
   return NULL;
 }
 
-/* A PNG of the frame (frames output), through a temporary name. */
-static cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int len) {
-  return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+/* A PNG of the frame (frames output): made in memory, written by ct_file_write_atomic. */
+typedef struct { unsigned char *p; size_t len, cap; } membuf_t;
+
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len) {
+  membuf_t *m = closure;
+  if (m->len + len > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 65536;
+    unsigned char *p;
+    while (cap < m->len + len) cap *= 2;
+    if (!(p = realloc(m->p, cap))) return CAIRO_STATUS_NO_MEMORY;
+    m->p = p;
+    m->cap = cap;
+  }
+  memcpy(m->p + m->len, data, len);
+  m->len += len;
+  return CAIRO_STATUS_SUCCESS;
 }
 
 static ct_status_t write_frame_png(ct_anim_t *a, cairo_surface_t *img, ct_error_t *err) {
-  char name[4096], tmp[4112];
-  FILE *f;
-  int fd, e = 0;
+  char name[4096];
+  membuf_t m = { NULL, 0, 0 };
+  ct_status_t st;
   char **w;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   snprintf(name, sizeof name, a->path, a->count);   /* checked by frames_pattern_ok */
 #pragma GCC diagnostic pop
-  snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", name);
-  if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "wb"))) {
-    e = errno;
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", name, strerror(e));
+  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+    free(m.p);
+    return ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
   }
-  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
-  if (ct_png_write(img, file_write, f) != CAIRO_STATUS_SUCCESS) e = errno ? errno : EIO;
-  if (fclose(f) != 0 && !e) e = errno;
-  if (!e && rename(tmp, name) != 0) e = errno;
-  if (e) {
-    unlink(tmp);
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", name, strerror(e));
-  }
+  st = ct_file_write_atomic(name, m.p, m.len, err);
+  free(m.p);
+  if (st) return st;
   /* noted, so that an animation given up removes its frames */
   if (!(w = realloc(a->written, (a->count + 2) * sizeof *w))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   a->written = w;
@@ -392,26 +395,9 @@ ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page,
   cairo_surface_flush(img);
   stride = cairo_image_surface_get_stride(img);
   data = cairo_image_surface_get_data(img);
-  for (y = 0; y < h; y++) {
-    /* cairo's premultiplied native-endian ARGB32 to straight RGBA */
-    const uint32_t *in = (const uint32_t *)(const void *)(data + (size_t)y * stride);
-    unsigned char *out = a->rgba + (size_t)y * w * 4;
-    int x;
-    for (x = 0; x < w; x++) {
-      uint32_t p = in[x];
-      unsigned al = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-      if (al != 0 && al != 255) {
-        r = (r * 255 + al / 2) / al;
-        g = (g * 255 + al / 2) / al;
-        b = (b * 255 + al / 2) / al;
-      }
-      out[0] = (unsigned char)r;
-      out[1] = (unsigned char)g;
-      out[2] = (unsigned char)b;
-      out[3] = (unsigned char)al;
-      out += 4;
-    }
-  }
+  for (y = 0; y < h; y++)
+    ct_unpremultiply_row((const uint32_t *)(const void *)(data + (size_t)y * stride),
+                         a->rgba + (size_t)y * w * 4, w, 1);
   cairo_surface_destroy(img);
   if (a->format == CT_ANIM_APNG) {
     if (poster) {

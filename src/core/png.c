@@ -41,7 +41,7 @@ static void on_error(png_structp png, png_const_charp msg) {
 static void on_warning(png_structp png, png_const_charp msg) { (void)png; (void)msg; }
 
 /* One row of cairo's premultiplied native-endian ARGB32 as straight RGB(A) bytes. */
-static void unpremultiply(const uint32_t *in, unsigned char *out, int w, int alpha) {
+void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alpha) {
   int x;
   for (x = 0; x < w; x++) {
     uint32_t p = in[x];
@@ -98,7 +98,7 @@ cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void
   png_set_compression_level(png, 3);
   png_write_info(png, info);
   for (y = 0; y < h && !out.failed; y++) {
-    unpremultiply((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride), row, w, alpha);
+    ct_unpremultiply_row((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride), row, w, alpha);
     png_write_row(png, row);
   }
   if (!out.failed) png_write_end(png, info);
