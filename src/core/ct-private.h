@@ -143,6 +143,10 @@ int ct_gs_run(const char *const *args, const char *what, char *why, size_t whyle
 
 /* png.c: writes an ARGB32 image surface as PNG, fast (one row filter, zlib level 3), RGB
    when every pixel is opaque. */
+/* paint.c: a linear gradient's color line {x0, y0, x1, y1} (p1 projected as the spec
+   says); 0 when the line has no direction. */
+int ct_paint_linear_line(const ct_paint_t *p, double line[4]);
+
 /* png.c: a row of cairo's premultiplied ARGB32 as straight RGB (alpha 0) or RGBA bytes. */
 void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alpha);
 cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);

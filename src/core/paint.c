@@ -4,6 +4,7 @@
 */
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,4 +408,21 @@ char *ct_paint_trace(const ct_paint_t *paint) {
     return NULL;
   }
   return t.buf;
+}
+
+/* A linear gradient's color line: p2 sets the direction of the isolines, so the line runs
+   from p0 to p1 projected onto the normal of p0->p2.  Returns 0 when it has no direction. */
+int ct_paint_linear_line(const ct_paint_t *p, double line[4]) {
+  double x0 = p->u.linear.x0, y0 = p->u.linear.y0, x1 = p->u.linear.x1, y1 = p->u.linear.y1;
+  double nx = p->u.linear.y2 - y0, ny = -(p->u.linear.x2 - x0), nn = nx * nx + ny * ny;
+  if (nn > 0) {
+    double t = ((x1 - x0) * nx + (y1 - y0) * ny) / nn;
+    x1 = x0 + t * nx;
+    y1 = y0 + t * ny;
+  }
+  line[0] = x0;
+  line[1] = y0;
+  line[2] = x1;
+  line[3] = y1;
+  return !(fabs(x1 - x0) < 1e-9 && fabs(y1 - y0) < 1e-9);
 }

@@ -143,16 +143,9 @@ static void draw_linear_radial(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t
     hi = lo + 1;
   }
   if (p->kind == CT_PAINT_LINEAR) {
-    /* p2 sets the direction of the isolines: the color line runs from p0 to p1
-       projected onto the normal of p0->p2 */
-    double x0 = p->u.linear.x0, y0 = p->u.linear.y0, x1 = p->u.linear.x1, y1 = p->u.linear.y1;
-    double nx = p->u.linear.y2 - y0, ny = -(p->u.linear.x2 - x0), nn = nx * nx + ny * ny;
-    if (nn > 0) {
-      double t = ((x1 - x0) * nx + (y1 - y0) * ny) / nn;
-      x1 = x0 + t * nx;
-      y1 = y0 + t * ny;
-    }
-    if (fabs(x1 - x0) < 1e-9 && fabs(y1 - y0) < 1e-9) goto done;   /* no direction */
+    double l[4], x0, y0, x1, y1;
+    if (!ct_paint_linear_line(p, l)) goto done;   /* no direction */
+    x0 = l[0], y0 = l[1], x1 = l[2], y1 = l[3];
     pat = cairo_pattern_create_linear(x0 + lo * (x1 - x0), y0 + lo * (y1 - y0),
                                       x0 + hi * (x1 - x0), y0 + hi * (y1 - y0));
   } else {

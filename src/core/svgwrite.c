@@ -339,15 +339,9 @@ static grad_t put_gradient(writer_t *w, const ct_paint_t *p, const cairo_matrix_
   }
   *id = new_id(w);
   if (p->kind == CT_PAINT_LINEAR) {
-    /* p2 sets the direction of the isolines: p1 projected onto the normal of p0->p2 */
-    double x0 = p->u.linear.x0, y0 = p->u.linear.y0, x1 = p->u.linear.x1, y1 = p->u.linear.y1;
-    double nx = p->u.linear.y2 - y0, ny = -(p->u.linear.x2 - x0), nn = nx * nx + ny * ny;
-    if (nn > 0) {
-      double t = ((x1 - x0) * nx + (y1 - y0) * ny) / nn;
-      x1 = x0 + t * nx;
-      y1 = y0 + t * ny;
-    }
-    if (fabs(x1 - x0) < 1e-9 && fabs(y1 - y0) < 1e-9) return GRAD_NONE;   /* no direction */
+    double l[4], x0, y0, x1, y1;
+    if (!ct_paint_linear_line(p, l)) return GRAD_NONE;   /* no direction */
+    x0 = l[0], y0 = l[1], x1 = l[2], y1 = l[3];
     putf(w, "<defs><linearGradient id=\"g%u-%u\" gradientUnits=\"userSpaceOnUse\"", w->w->gid, *id);
     put_num_attr(w, "x1", x0 + lo * (x1 - x0));
     put_num_attr(w, "y1", y0 + lo * (y1 - y0));
