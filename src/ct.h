@@ -595,6 +595,7 @@ typedef struct {
   unsigned frames;     /* how many frames will come (0: unknown; APNG patches its count) */
   unsigned loop;       /* times to play; 0 (default): forever */
   int      quality;    /* WebP: -1 lossless (default), else 0..100 */
+  int      effort;     /* WebP: 0 (default, fastest) .. 6 (smallest file) */
 } ct_anim_options_t;
 
 void ct_anim_options_init(ct_anim_options_t *opts);
@@ -607,6 +608,12 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
    before any frame): the still image readers without animation show, outside the frames. */
 ct_status_t ct_anim_add_canvas(ct_anim_t *anim, ct_canvas_t *canvas, unsigned page, double dpi,
                                int poster, ct_error_t *err);
+/* Adds a frame already rasterized: width x height straight (not premultiplied) RGBA. */
+ct_status_t ct_anim_add_rgba(ct_anim_t *anim, const unsigned char *rgba, int poster, ct_error_t *err);
+/* Rasterizes page `page` of `canvas` at `dpi` into `rgba` (width x height straight RGBA, the
+   frame's size: an error if the page is another). */
+ct_status_t ct_anim_render_rgba(ct_canvas_t *canvas, unsigned page, double dpi, int width, int height,
+                                unsigned char *rgba, ct_error_t *err);
 unsigned ct_anim_get_frame_count(const ct_anim_t *anim);
 /* Completes the file (renamed into place); the animation is then only to be destroyed. */
 ct_status_t ct_anim_finish(ct_anim_t *anim, ct_error_t *err);

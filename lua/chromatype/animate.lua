@@ -17,7 +17,7 @@ local palette = require "chromatype.palette"
 local M = {}
 
 local FIELDS = { width = true, height = true, fps = true, duration = true, frames = true, draw = true,
-  output = true, dpi = true, loop = true, quality = true, format = true, background = true, poster = true }
+  output = true, dpi = true, loop = true, quality = true, effort = true, format = true, background = true, poster = true }
 
 local function argerr(msg) error(("bad argument #1 to 'animate' (%s)"):format(msg), 3) end
 
@@ -58,7 +58,8 @@ end
 
 --- Writes one animation (see the module's description); returns true, or nil and a message.
 --- Other options: `dpi` (72: a point is a pixel), `loop` (times to play, 0 = forever),
---- `quality` (WebP: 0..100 lossy; default lossless), `format` ("apng", "webp", "frames"),
+--- `quality` (WebP: 0..100 lossy; default lossless), `effort` (WebP: 0 fastest, the default,
+--- to 6 smallest), `format` ("apng", "webp", "frames"),
 --- `background` (a color each frame starts from), `poster` (APNG: the frame readers without
 --- animation show, by number).  Errors in `draw` raise, after the unfinished file is removed.
 function M.animate(t)
@@ -93,7 +94,7 @@ function M.animate(t)
   end
   local pw, ph = math.ceil(w * dpi / 72 - 1e-6), math.ceil(h * dpi / 72 - 1e-6)
   local a, err = core.animation(t.output, { width = pw, height = ph, fps = fps, frames = n, loop = t.loop,
-    quality = t.quality, format = t.format })
+    quality = t.quality, effort = t.effort, format = t.format })
   if not a then return nil, err end
 
   local function frame(i, poster)

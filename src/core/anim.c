@@ -308,8 +308,8 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
     eo.allow_mixed = 0;
     if (a->o.quality < 0) {
       a->webp_config.lossless = 1;
-      a->webp_config.quality = 75;   /* effort */
-      a->webp_config.method = 4;
+      a->webp_config.quality = 50;   /* effort */
+      a->webp_config.method = 2;
     } else {
       a->webp_config.lossless = 0;
       a->webp_config.quality = (float)a->o.quality;
@@ -343,7 +343,7 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
   return CAIRO_STATUS_SUCCESS;
 }
 
-static ct_status_t write_frame_png(ct_anim_t *a, cairo_surface_t *img, ct_error_t *err) {
+static ct_status_t write_frame_png(ct_anim_t *a, ct_error_t *err) {
   char name[4096];
   membuf_t m = { NULL, 0, 0 };
   ct_status_t st;
@@ -352,7 +352,7 @@ static ct_status_t write_frame_png(ct_anim_t *a, cairo_surface_t *img, ct_error_
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   snprintf(name, sizeof name, a->path, a->count);   /* checked by frames_pattern_ok */
 #pragma GCC diagnostic pop
-  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+  if (ct_png_write_rgba(a->rgba, a->width, a->height, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
     free(m.p);
     return ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", name);
   }
@@ -367,38 +367,25 @@ static ct_status_t write_frame_png(ct_anim_t *a, cairo_surface_t *img, ct_error_
   return CT_OK;
 }
 
-ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page, double dpi, int poster,
-                               ct_error_t *err) {
-  cairo_surface_t *img = NULL;
-  ct_status_t st;
-  int w, h, stride, y;
-  const unsigned char *data;
+/* Checks that a frame may come now. */
+static ct_status_t frame_ok(ct_anim_t *a, int poster, ct_error_t *err) {
   if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
   if (poster && (a->format != CT_ANIM_APNG || a->count > 0 || a->poster_done))
     return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: a poster frame comes before the frames, in APNG only", a->path);
   if (!poster && a->count >= CT_MAX_ANIM_FRAMES)
     return ct_set_error(err, CT_ERR_LIMIT, "%s: more than %u frames", a->path, CT_MAX_ANIM_FRAMES);
-  if ((st = ct_canvas_render_image(canvas, page, dpi / 72.0, &img, err)) != CT_OK) return st;
-  w = cairo_image_surface_get_width(img);
-  h = cairo_image_surface_get_height(img);
-  if (w != a->width || h != a->height) {
-    cairo_surface_destroy(img);
-    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frame %u is %dx%d pixels, the animation %dx%d",
-                        a->path, a->count + 1, w, h, a->width, a->height);
-  }
+  return CT_OK;
+}
+
+ct_status_t ct_anim_add_rgba(ct_anim_t *a, const unsigned char *rgba, int poster, ct_error_t *err) {
+  ct_status_t st;
+  if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
+  if (rgba != a->rgba) memcpy(a->rgba, rgba, (size_t)a->width * a->height * 4);
   if (a->format == CT_ANIM_FRAMES) {
-    st = write_frame_png(a, img, err);
-    cairo_surface_destroy(img);
+    st = write_frame_png(a, err);
     if (st == CT_OK) a->count++;
     return st;
   }
-  cairo_surface_flush(img);
-  stride = cairo_image_surface_get_stride(img);
-  data = cairo_image_surface_get_data(img);
-  for (y = 0; y < h; y++)
-    ct_unpremultiply_row((const uint32_t *)(const void *)(data + (size_t)y * stride),
-                         a->rgba + (size_t)y * w * 4, w, 1);
-  cairo_surface_destroy(img);
   if (a->format == CT_ANIM_APNG) {
     if (poster) {
       apng_image(a, 0);   /* the default image, outside the animation */
@@ -411,9 +398,9 @@ ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page,
     int ok;
     if (!WebPPictureInit(&pic)) return ct_set_error(err, CT_ERR_BACKEND, "WebP: cannot start a picture");
     pic.use_argb = 1;
-    pic.width = w;
-    pic.height = h;
-    ok = WebPPictureImportRGBA(&pic, a->rgba, w * 4) &&
+    pic.width = a->width;
+    pic.height = a->height;
+    ok = WebPPictureImportRGBA(&pic, a->rgba, a->width * 4) &&
          WebPAnimEncoderAdd(a->webp, &pic, (int)lround(a->count * 1000.0 / a->o.fps), &a->webp_config);
     WebPPictureFree(&pic);
     if (!ok)
@@ -422,6 +409,44 @@ ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page,
   if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
   if (!poster) a->count++;
   return CT_OK;
+}
+
+ct_status_t ct_anim_render_rgba(ct_canvas_t *canvas, unsigned page, double dpi, int width, int height,
+                                unsigned char *rgba, ct_error_t *err) {
+  cairo_surface_t *img = NULL;
+  ct_status_t st;
+  int w, h, stride, y;
+  const unsigned char *data;
+  if ((st = ct_canvas_render_image(canvas, page, dpi / 72.0, &img, err)) != CT_OK) return st;
+  w = cairo_image_surface_get_width(img);
+  h = cairo_image_surface_get_height(img);
+  if (w != width || h != height) {
+    cairo_surface_destroy(img);
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "a frame of %dx%d pixels in an animation of %dx%d", w, h,
+                        width, height);
+  }
+  cairo_surface_flush(img);
+  stride = cairo_image_surface_get_stride(img);
+  data = cairo_image_surface_get_data(img);
+  for (y = 0; y < h; y++)
+    ct_unpremultiply_row((const uint32_t *)(const void *)(data + (size_t)y * stride), rgba + (size_t)y * w * 4, w, 1);
+  cairo_surface_destroy(img);
+  return CT_OK;
+}
+
+ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page, double dpi, int poster,
+                               ct_error_t *err) {
+  ct_status_t st;
+  if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
+  if ((st = ct_anim_render_rgba(canvas, page, dpi, a->width, a->height, a->rgba, err)) != CT_OK) {
+    if (st == CT_ERR_INVALID_ARG && err) {
+      char msg[sizeof err->message];
+      snprintf(msg, sizeof msg, "%s", err->message);
+      return ct_set_error(err, st, "%s: frame %u: %s", a->path, a->count + 1, msg);
+    }
+    return st;
+  }
+  return ct_anim_add_rgba(a, a->rgba, poster, err);
 }
 
 unsigned ct_anim_get_frame_count(const ct_anim_t *a) {

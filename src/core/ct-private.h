@@ -150,6 +150,8 @@ int ct_paint_linear_line(const ct_paint_t *p, double line[4]);
 /* png.c: a row of cairo's premultiplied ARGB32 as straight RGB (alpha 0) or RGBA bytes. */
 void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alpha);
 cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);
+/* The same from straight (not premultiplied) RGBA rows, w * 4 bytes each. */
+cairo_status_t ct_png_write_rgba(const unsigned char *rgba, int w, int h, cairo_write_func_t write, void *closure);
 
 /* render.c: draws a tree in font units onto `cr` (the caller sets the matrix). */
 typedef struct {

@@ -58,27 +58,43 @@ void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alp
   }
 }
 
-cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure) {
+/* The rows of an image, straight RGBA or cairo's premultiplied ARGB32. */
+typedef struct {
+  const unsigned char *data;
+  size_t               stride;
+  int                  premultiplied;
+} png_src_t;
+
+static int src_has_alpha(const png_src_t *s, int w, int h) {
+  int x, y;
+  for (y = 0; y < h; y++) {
+    const unsigned char *r = s->data + (size_t)y * s->stride;
+    for (x = 0; x < w; x++)
+      if ((s->premultiplied ? ((const uint32_t *)(const void *)r)[x] >> 24 : r[4 * x + 3]) != 255) return 1;
+  }
+  return 0;
+}
+
+static void src_row(const png_src_t *s, int y, int w, int alpha, unsigned char *row) {
+  const unsigned char *r = s->data + (size_t)y * s->stride;
+  int x;
+  if (s->premultiplied) {
+    ct_unpremultiply_row((const uint32_t *)(const void *)r, row, w, alpha);
+  } else if (alpha) {
+    memcpy(row, r, (size_t)w * 4);
+  } else {
+    for (x = 0; x < w; x++) memcpy(row + 3 * x, r + 4 * x, 3);
+  }
+}
+
+static cairo_status_t write_png(const png_src_t *src, int w, int h, cairo_write_func_t write, void *closure) {
   png_structp png;
   png_infop info = NULL;
   png_out_t out = { write, closure, 0 };
-  int w, h, stride, y;
-  volatile int alpha = 0;
-  const unsigned char *data;
+  int y;
+  int alpha = src_has_alpha(src, w, h);
   unsigned char *volatile row = NULL;
 
-  cairo_surface_flush(img);
-  if (cairo_image_surface_get_format(img) != CAIRO_FORMAT_ARGB32) return CAIRO_STATUS_INVALID_FORMAT;
-  w = cairo_image_surface_get_width(img);
-  h = cairo_image_surface_get_height(img);
-  stride = cairo_image_surface_get_stride(img);
-  data = cairo_image_surface_get_data(img);
-  if (!data || w <= 0 || h <= 0) return CAIRO_STATUS_INVALID_SIZE;
-  for (y = 0; y < h && !alpha; y++) {
-    const uint32_t *p = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
-    int x;
-    for (x = 0; x < w; x++) if ((p[x] >> 24) != 255) { alpha = 1; break; }
-  }
   if (!(row = malloc((size_t)w * 4))) return CAIRO_STATUS_NO_MEMORY;
   png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_error, on_warning);
   if (!png || !(info = png_create_info_struct(png))) {
@@ -98,11 +114,31 @@ cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void
   png_set_compression_level(png, 3);
   png_write_info(png, info);
   for (y = 0; y < h && !out.failed; y++) {
-    ct_unpremultiply_row((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride), row, w, alpha);
+    src_row(src, y, w, alpha, row);
     png_write_row(png, row);
   }
   if (!out.failed) png_write_end(png, info);
   png_destroy_write_struct(&png, &info);
   free(row);
   return out.failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
+cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure) {
+  png_src_t src;
+  int w, h;
+  cairo_surface_flush(img);
+  if (cairo_image_surface_get_format(img) != CAIRO_FORMAT_ARGB32) return CAIRO_STATUS_INVALID_FORMAT;
+  w = cairo_image_surface_get_width(img);
+  h = cairo_image_surface_get_height(img);
+  src.data = cairo_image_surface_get_data(img);
+  src.stride = (size_t)cairo_image_surface_get_stride(img);
+  src.premultiplied = 1;
+  if (!src.data || w <= 0 || h <= 0) return CAIRO_STATUS_INVALID_SIZE;
+  return write_png(&src, w, h, write, closure);
+}
+
+cairo_status_t ct_png_write_rgba(const unsigned char *rgba, int w, int h, cairo_write_func_t write, void *closure) {
+  png_src_t src = { rgba, (size_t)w * 4, 0 };
+  if (!rgba || w <= 0 || h <= 0) return CAIRO_STATUS_INVALID_SIZE;
+  return write_png(&src, w, h, write, closure);
 }

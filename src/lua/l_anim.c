@@ -35,7 +35,7 @@ static int l_anim__gc(lua_State *L) {
   return 0;
 }
 
-static const char *const anim_fields[] = { "width", "height", "fps", "frames", "loop", "quality", "format", NULL };
+static const char *const anim_fields[] = { "width", "height", "fps", "frames", "loop", "quality", "effort", "format", NULL };
 static const char *const format_names[] = { "auto", "apng", "webp", "gif", "frames", "video", NULL };
 
 /* core.animation(path, opts) -> Animation | nil, msg, code */
@@ -54,6 +54,7 @@ static int l_animation(lua_State *L) {
   o.frames = (unsigned)lct_optintfield(L, 2, "frames", 0, 0, CT_MAX_ANIM_FRAMES);
   o.loop = (unsigned)lct_optintfield(L, 2, "loop", 0, 0, 65535);
   o.quality = (int)lct_optintfield(L, 2, "quality", -1, -1, 100);
+  o.effort = (int)lct_optintfield(L, 2, "effort", 0, 0, 6);
   o.format = (ct_anim_format_t)lct_optenumfield(L, 2, "format", "auto", format_names);
   if (w == 0 || h == 0) return luaL_argerror(L, 2, "width and height (pixels) are required");
   lct_check_file(L, "write", path);
