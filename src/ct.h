@@ -26,7 +26,8 @@ typedef enum {
   CT_ERR_NOT_FOUND,       /* glyph, table or name absent */
   CT_ERR_LIMIT,           /* a limit of ct-limits.h was hit */
   CT_ERR_BACKEND,         /* cairo, FreeType or HarfBuzz failed */
-  CT_ERR_INVALID_IMAGE    /* a picture file that is not an image, corrupt or refused */
+  CT_ERR_INVALID_IMAGE,   /* a picture file that is not an image, corrupt or refused */
+  CT_ERR_CALLBACK         /* a caller's function (a script's) failed: the message is its error */
 } ct_status_t;
 
 /* Detail for a failure: filled by functions taking a ct_error_t * (may be NULL). */
@@ -614,7 +615,39 @@ ct_status_t ct_anim_add_rgba(ct_anim_t *anim, const unsigned char *rgba, int pos
    frame's size: an error if the page is another). */
 ct_status_t ct_anim_render_rgba(ct_canvas_t *canvas, unsigned page, double dpi, int width, int height,
                                 unsigned char *rgba, ct_error_t *err);
+/* Formats whose frames are compressed on their own (APNG) split adding in two: the encoding,
+   which touches nothing of `anim` and so runs in worker processes side by side, and the
+   adding, in order.  ct_anim_encodes_frames says whether the format does (else frames are
+   added whole with ct_anim_add_rgba); the encoding goes to *buf, realloc'ed to *cap bytes
+   when too small (the caller's, to reuse from frame to frame and free). */
+int         ct_anim_encodes_frames(const ct_anim_t *anim);
+ct_status_t ct_anim_encode_frame(const ct_anim_t *anim, const unsigned char *rgba, unsigned char **buf,
+                                 size_t *cap, size_t *len, ct_error_t *err);
+ct_status_t ct_anim_add_encoded(ct_anim_t *anim, const unsigned char *data, size_t len, int poster,
+                                ct_error_t *err);
 unsigned ct_anim_get_frame_count(const ct_anim_t *anim);
+void     ct_anim_get_size(const ct_anim_t *anim, int *width, int *height);
+
+/* Frames drawn on every core (animfarm.c).  `draw` fills `rgba` (the animation's width x
+   height, straight RGBA) with frame `frame`; with more than one worker it is called in
+   worker processes (forked: it must depend only on the frame number, not on what earlier
+   calls did), each drawing every W-th frame, and the frames reach the encoder in order. */
+typedef ct_status_t (*ct_anim_draw_func_t)(void *user, unsigned frame, unsigned char *rgba, ct_error_t *err);
+typedef struct {
+  unsigned            workers;   /* processes; 0: one per core; 1: drawn in this process */
+  ct_anim_draw_func_t draw;
+  /* In this process: a warning sent by ct_anim_farm_warning, each message once per render. */
+  void              (*warning)(void *user, const char *message);
+  void               *user;
+} ct_anim_farm_t;
+
+/* Draws frames 0..count-1 (after frame `poster` as the poster, if >= 0) and adds them. */
+ct_status_t ct_anim_render(ct_anim_t *anim, unsigned count, int poster, const ct_anim_farm_t *farm,
+                           ct_error_t *err);
+/* While ct_anim_render runs (in a worker or here): passes a warning on to the farm's
+   `warning`, once per message; returns 0 (and does nothing) when no render is running. */
+int      ct_anim_farm_warning(const char *message);
+unsigned ct_anim_farm_default_workers(void);   /* the cores online, at most CT_MAX_ANIM_WORKERS */
 /* Completes the file (renamed into place); the animation is then only to be destroyed. */
 ct_status_t ct_anim_finish(ct_anim_t *anim, ct_error_t *err);
 /* NULL-safe; an animation not finished leaves nothing on disk. */

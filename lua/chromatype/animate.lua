@@ -17,7 +17,8 @@ local palette = require "chromatype.palette"
 local M = {}
 
 local FIELDS = { width = true, height = true, fps = true, duration = true, frames = true, draw = true,
-  output = true, dpi = true, loop = true, quality = true, effort = true, format = true, background = true, poster = true }
+  output = true, dpi = true, loop = true, quality = true, effort = true, format = true, background = true, poster = true,
+  workers = true }
 
 local function argerr(msg) error(("bad argument #1 to 'animate' (%s)"):format(msg), 3) end
 
@@ -61,7 +62,8 @@ end
 --- `quality` (WebP: 0..100 lossy; default lossless), `effort` (WebP: 0 fastest, the default,
 --- to 6 smallest), `format` ("apng", "webp", "frames"),
 --- `background` (a color each frame starts from), `poster` (APNG: the frame readers without
---- animation show, by number).  Errors in `draw` raise, after the unfinished file is removed.
+--- animation show, by number), `workers` (processes drawing frames: 0, the default, one per
+--- core; 1 draws them all in this process).  Errors in `draw` raise, after the unfinished file is removed.
 function M.animate(t)
   if type(t) ~= "table" then argerr("table expected, got " .. type(t)) end
   for k in pairs(t) do
@@ -92,30 +94,33 @@ function M.animate(t)
   if t.poster ~= nil and (math.type(t.poster) ~= "integer" or t.poster < 0 or t.poster >= n) then
     argerr(("poster: a frame number from 0 to %d expected"):format(n - 1))
   end
+  if t.workers ~= nil and (math.type(t.workers) ~= "integer" or t.workers < 0 or t.workers > 64) then
+    argerr("workers: an integer from 0 (one per core) to 64 expected")
+  end
   local pw, ph = math.ceil(w * dpi / 72 - 1e-6), math.ceil(h * dpi / 72 - 1e-6)
   local a, err = core.animation(t.output, { width = pw, height = ph, fps = fps, frames = n, loop = t.loop,
     quality = t.quality, effort = t.effort, format = t.format })
   if not a then return nil, err end
 
-  local function frame(i, poster)
-    local c <close> = ct.canvas { width = w, height = h }
-    if t.background then c:background(t.background) end
-    t.draw(c, i / fps, i, n > 1 and i / (n - 1) or 0)
-    local ok, e = a:add(c, { dpi = dpi, poster = poster })
-    if not ok then return nil, e end
-    return true
-  end
-  local ok, res, e = pcall(function()
-    if t.poster then
-      local r, msg = frame(t.poster, true)
-      if not r then return nil, msg end
-    end
-    for i = 0, n - 1 do
-      local r, msg = frame(i, false)
-      if not r then return nil, msg end
-    end
-    return true
+  -- Each frame is drawn on a fresh canvas by `draw` and rasterized, in worker processes (one
+  -- per core): `draw` must depend only on its arguments.  Warnings of all frames reach the
+  -- handler of ct.on_warning once each.
+  local prev = ct.on_warning(function(msg)
+    if not core.anim_warning(msg) then io.stderr:write("chromatype: warning: ", msg, "\n") end
   end)
+  local function deliver(msg)
+    if prev == nil then io.stderr:write("chromatype: warning: ", msg, "\n")
+    elseif prev then prev(msg) end
+  end
+  local ok, res, e = pcall(a.render, a, {
+    frames = n, poster = t.poster, workers = t.workers, dpi = dpi, warning = deliver,
+    draw = function(i)
+      local c = ct.canvas { width = w, height = h }
+      if t.background then c:background(t.background) end
+      t.draw(c, i / fps, i, n > 1 and i / (n - 1) or 0)
+      return c
+    end })
+  ct.on_warning(prev)
   if not ok then
     a:close()   -- nothing left on disk
     error(res, 0)

@@ -122,5 +122,12 @@
 #ifndef CT_MAX_ANIM_FRAMES
 #define CT_MAX_ANIM_FRAMES 100000u
 #endif
+/* Worker processes drawing one animation's frames, and distinct warnings kept per render. */
+#ifndef CT_MAX_ANIM_WORKERS
+#define CT_MAX_ANIM_WORKERS 64u
+#endif
+#ifndef CT_MAX_ANIM_WARNINGS
+#define CT_MAX_ANIM_WARNINGS 256u
+#endif
 
 #endif /* CT_LIMITS_H */

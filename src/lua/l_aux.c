@@ -288,6 +288,7 @@ const char *lct_status_code(ct_status_t status) {
   case CT_ERR_LIMIT:        return "limit";
   case CT_ERR_BACKEND:      return "backend";
   case CT_ERR_INVALID_IMAGE: return "invalid_image";
+  case CT_ERR_CALLBACK: return "callback";
   }
   return "unknown";
 }
