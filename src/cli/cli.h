@@ -85,6 +85,37 @@ int setup_run(lua_State *L);
 int load_run(lua_State *L, const char *code, size_t size, const char *name);
 void report_error(lua_State *L, const char *what);
 
+/* ---- animations on the command line (animate.c) ---------------------------------- */
+
+#define MAX_ANIMATE 64
+
+typedef struct {
+  const char *specs[MAX_ANIMATE];   /* --animate NAME=FROM:TO,... */
+  unsigned    nspecs;
+  double      duration, fps;        /* 0: unset */
+  long        frames, loop, quality, effort, poster, jobs;   /* -1: unset */
+  const char *ease;
+  int         dither;
+} anim_opts_t;
+
+void anim_opts_init(anim_opts_t *a);
+/* Takes one of the animation options at argv[o->i] (with its value); 0 if it is not one. */
+int  take_anim_option(opts_t *o, const char *arg, anim_opts_t *a);
+/* Sets the fields of the table on top of the stack: animate (a list), duration, fps, ... */
+void push_anim_opts(lua_State *L, const anim_opts_t *a);
+/* The options' help, for the usage texts. */
+extern const char anim_usage[];
+
+/* `view --animate`: the line drawn frame by frame with the animated values (motion.lua). */
+typedef struct {
+  const char *font, *text, *palette, *custom, *foreground, *background, *features, *variations;
+  const char *script, *language, *direction, *format, *output;
+  unsigned    index;
+  double      size, dpi, margin[4];
+} view_req_t;
+
+int view_animation(const view_req_t *v, const anim_opts_t *a);
+
 /* ---- --watch (watch.c) ------------------------------------------------------ */
 
 void collect_inputs(lua_State *L);

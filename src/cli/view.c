@@ -42,10 +42,13 @@ static const char usage_view[] =
   "      --overprint            PDF: every ink overprints (mixes with the inks under it)\n"
   "      --plates=DIR           one grayscale plate per ink, and preview.png, in DIR\n"
   "  -h, --help                 this help\n"
-  "      --version              the version\n";
+  "      --version              the version\n"
+  "\n";
 
 int cmd_view(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_view, NULL };
+  anim_opts_t anim;
+  const char *fg_s = NULL, *bg_s = NULL, *dir_s = NULL, *fmt_s = NULL;
   const char *font_path = NULL, *text = NULL, *out = "-", *features = NULL, *variations = NULL;
   const char *palette = NULL, *script = NULL, *language = NULL, *custom = NULL;
   char *unicodes = NULL;
@@ -65,6 +68,7 @@ int cmd_view(int argc, char **argv) {
   ct_error_t err;
   unsigned i;
 
+  anim_opts_init(&anim);
   ct_text_style_init(&style);
   ct_write_options_init(&wo);
   style.size = 256;
@@ -82,6 +86,7 @@ int cmd_view(int argc, char **argv) {
       }
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_view, stdout);
+      fputs(anim_usage, stdout);
       return 0;
     } else if (strcmp(a, "--version") == 0) {
       printf("chromatype %s\n", CT_VERSION_STRING);
@@ -100,8 +105,10 @@ int cmd_view(int argc, char **argv) {
       custom = o.value;
     } else if (opt_is(&o, a, "--foreground", 1)) {
       style.foreground = parse_color("--foreground", o.value);
+      fg_s = o.value;
     } else if (opt_is(&o, a, "--background", 1)) {
       background = parse_color("--background", o.value);
+      bg_s = o.value;
     } else if (opt_is(&o, a, "--margin", 1)) {
       parse_margin(o.value, margin);
     } else if (opt_is(&o, a, "--unicodes", 1) || opt_is(&o, a, "-u", 1)) {
@@ -123,12 +130,14 @@ int cmd_view(int argc, char **argv) {
       for (i = 0; i < 4 && strcmp(o.value, dirs[i]) != 0; i++) {}
       if (i == 4) die(EXIT_USAGE, "bad value '%s' for --direction (want ltr, rtl, ttb or btt)", o.value);
       style.shape.direction = (ct_direction_t)(CT_DIR_LTR + i);
+      dir_s = o.value;
     } else if (opt_is(&o, a, "--face-index", 1) || opt_is(&o, a, "-y", 1)) {
       face_index = (unsigned)parse_long("--face-index", o.value, 0, 65535);
     } else if (opt_is(&o, a, "--format", 1)) {
       int f = ct_format_from_name(o.value);
       if (f < 0) die(EXIT_USAGE, "bad value '%s' for --format (want auto, colr1, colr0, svg, bitmap or mono)", o.value);
       style.format = (ct_format_t)f;
+      fmt_s = o.value;
     } else if (opt_is(&o, a, "--dpi", 1)) {
       wo.dpi = parse_double("--dpi", o.value, 1, 9600);
     } else if (opt_is(&o, a, "--no-text-layer", 0)) {
@@ -144,6 +153,8 @@ int cmd_view(int argc, char **argv) {
     } else if (opt_is(&o, a, "--plates", 1)) {
       if (!o.value[0]) die(EXIT_USAGE, "--plates needs a directory");
       wo.plates = o.value;
+    } else if (take_anim_option(&o, a, &anim)) {
+      /* --animate and the animation's options */
     } else {
       die(EXIT_USAGE, "view: unknown option '%s' (see 'chromatype view --help')", a);
     }
@@ -162,7 +173,38 @@ int cmd_view(int argc, char **argv) {
   wo.format = ofmt;
   wo.inks = ninks ? inks : NULL;
   wo.ink_count = ninks;
+  if (anim.nspecs == 0 && ct_anim_format_from_path(out) != CT_ANIM_AUTO &&
+      ct_anim_format_from_path(out) != CT_ANIM_APNG)
+    die(EXIT_USAGE, "view: %s is an animation: say what moves with --animate (e.g. --animate wght=100:900)", out);
+  if (anim.nspecs && (ninks || wo.plates || wo.cmyk || wo.no_text_layer || wo.inks_only || wo.overprint || ofmt))
+    die(EXIT_USAGE, "view: --animate writes an animation; the PDF options and --output-format do not apply");
   if (PARSE_ONLY) return 0;
+  if (anim.nspecs) {
+    view_req_t v;
+    int rc;
+    memset(&v, 0, sizeof v);
+    v.font = font_path;
+    v.index = face_index;
+    v.text = text;
+    v.size = style.size;
+    v.palette = palette;
+    v.custom = custom;
+    v.foreground = fg_s;
+    v.background = bg_s;
+    v.features = features;
+    v.variations = variations;
+    v.script = script;
+    v.language = language;
+    v.direction = dir_s;
+    v.format = fmt_s;
+    v.output = out;
+    v.dpi = wo.dpi > 0 ? wo.dpi : 72;
+    memcpy(v.margin, margin, sizeof margin);
+    rc = view_animation(&v, &anim);
+    free(overrides);
+    free(unicodes);
+    return rc;
+  }
 
   font = open_font(font_path, face_index);
   if (variations && ct_font_set_variations(font, variations, &err) != CT_OK) die(1, "%s", err.message);
