@@ -1,7 +1,7 @@
 /*
 ** animate.c: the animation options of the command line (--animate, --duration, --fps, ...)
 ** and `view --animate`, which hands the line and its animated values to
-** chromatype.motion (lua/chromatype/motion.lua): the frames are drawn there, on every core.
+** chromatype.viewanim (lua/chromatype/viewanim.lua): the frames are drawn there, on every core.
 */
 #include <stdio.h>
 #include <string.h>
@@ -107,7 +107,7 @@ void push_anim_opts(lua_State *L, const anim_opts_t *a) {
 
 static const char view_lua[] =
   "local t = ...\n"
-  "return require('chromatype.motion').view(t)\n";
+  "return require('chromatype.viewanim').view(t)\n";
 
 int view_animation(const view_req_t *v, const anim_opts_t *a) {
   lua_State *L;

@@ -106,7 +106,7 @@ void push_anim_opts(lua_State *L, const anim_opts_t *a);
 /* The options' help, for the usage texts. */
 extern const char anim_usage[];
 
-/* `view --animate`: the line drawn frame by frame with the animated values (motion.lua). */
+/* `view --animate`: the line drawn frame by frame with the animated values (viewanim.lua). */
 typedef struct {
   const char *font, *text, *palette, *custom, *foreground, *background, *features, *variations;
   const char *script, *language, *direction, *format, *output;

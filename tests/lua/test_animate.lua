@@ -63,6 +63,50 @@ return {
       draw = function(_, _, i) if i == 1 then error("boom") end end })
     eq(read(out), nil)
   end },
+  { "every core: the same file whatever the number of workers", function()
+    local outs = {}
+    for _, w in ipairs({ 1, 2, 3 }) do
+      outs[w] = tmpname(".apng")
+      assert(ct.animate { width = 100, height = 40, fps = 10, frames = 7, output = outs[w], draw = draw,
+        workers = w, poster = 3 })
+    end
+    eq(read(outs[2]) == read(outs[1]), true)
+    eq(read(outs[3]) == read(outs[1]), true)
+    local w1, w2 = tmpname(".webp"), tmpname(".webp")
+    assert(ct.animate { width = 100, height = 40, frames = 5, output = w1, draw = draw, workers = 1 })
+    assert(ct.animate { width = 100, height = 40, frames = 5, output = w2, draw = draw, workers = 2 })
+    eq(read(w1) == read(w2), true)
+    checkerr("workers: an integer", ct.animate, { width = 10, height = 10, frames = 2, output = w1, draw = draw,
+      workers = -1 })
+  end },
+  { "every core: an error in a worker's frame raises, leaves no file", function()
+    for _, w in ipairs({ 1, 2 }) do
+      local out = tmpname(".apng")
+      local ok, err = pcall(ct.animate, { width = 20, height = 20, frames = 6, output = out, workers = w,
+        draw = function(_, _, i) if i == 4 then error("frame four broke") end end })
+      eq(ok, false)
+      assert(tostring(err):find("frame four broke", 1, true), err)
+      eq(read(out), nil)
+      if w > 1 then   -- a worker that dies (here it exits) fails the animation
+        local ok2, err2 = ct.animate { width = 20, height = 20, frames = 3, output = out, workers = w,
+          draw = function(_, _, i) if i == 2 then os.exit(3) end end }
+        eq(ok2, nil)
+        assert(tostring(err2):find("worker process", 1, true), err2)
+        eq(read(out), nil)
+      end
+    end
+  end },
+  { "every core: each warning once per animation", function()
+    local f = assert(ct.open_font("tests/fonts/ct-colr0.ttf"))
+    local got = {}
+    local prev = ct.on_warning(function(m) got[#got + 1] = m end)
+    local ok, err = pcall(ct.animate, { width = 60, height = 30, frames = 6, output = tmpname(".apng"), workers = 2,
+      draw = function(c, _, i) c:text { "A\u{2603}", font = f, size = 12, x = 2, y = 20 } end })
+    ct.on_warning(prev)
+    assert(ok, err)
+    eq(#got, 1)
+    assert(got[1]:find("U+2603", 1, true), got[1])
+  end },
   { "OKLab mixing and easing", function()
     eq(anim.mix("#ff0000", "#0000ff", 0), "#ff0000ff")
     eq(anim.mix("#ff0000", "#0000ff", 1), "#0000ffff")

@@ -1,4 +1,4 @@
---- chromatype.motion: what moves with no script at all.  `chromatype view FONT TEXT
+--- chromatype.viewanim: what moves with no script at all.  `chromatype view FONT TEXT
 -- --animate 'EDPT=0:200,EHLT=24:0' --animate 'palette=0:1' --duration 3 -o out.webp` comes
 -- here: each `--animate` names tracks, `NAME=V0:V1[:V2...]`, whose values are spread evenly
 -- over the animation (first value at the first frame, last at the last) and interpolated in
@@ -7,7 +7,7 @@
 -- between two neighbours), `color` (the text color) and `background` (colors, in OKLab).
 -- Every frame is what `view` draws as a still with those values, on a canvas as large as the
 -- largest frame.
--- @module chromatype.motion
+-- @module chromatype.viewanim
 
 local ct = require "chromatype"
 local animate = require "chromatype.animate"
