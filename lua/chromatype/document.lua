@@ -1369,9 +1369,13 @@ end
 -- Collects the runs of a <p> (and its <span>s) into `runs`; `layers` are the enclosing
 -- spans' styles.
 function Reader:collect(node, layers, runs)
-  for _, c in ipairs(node.children) do
+  local kids = node.children
+  local function is_animate(x) return type(x) == "table" and x.tag == "animate" end
+  for i, c in ipairs(kids) do
     if type(c) == "string" then
       local t = c:gsub("%s+", " ")
+      -- white space beside an <animate> only lays the markup out, it is not text
+      if t == " " and (is_animate(kids[i - 1]) or is_animate(kids[i + 1])) then t = "" end
       if t ~= "" then runs[#runs + 1] = { text = t, _layers = layers, _where = self:where(node), node = node } end
     elseif c.tag == "animate" then
       -- the element's own motion (Reader:style_fields)
