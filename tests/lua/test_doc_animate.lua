@@ -119,12 +119,12 @@ return {
     assert(boil2[3].r ~= boil2[2].r)
   end },
   { "boil is the runner's option: taken from -f specs and filter options, checked", function()
-    local f = assert(filter.load("misregistration:amount=2pt,boil=3"))
+    local f = assert(filter.load(ROOT .. "/filters/misregistration.lua:amount=2pt,boil=3"))
     eq(f.boil, 3)
     eq(f.options.boil, nil)
     eq(filter.new({ Glyph = function() end }, { boil = "1" }).boil, 1)
     eq(filter.new({ Glyph = function() end }, { boil = 0 }).boil, nil)
-    local ok, err = filter.load("misregistration:boil=-1")
+    local ok, err = filter.load(ROOT .. "/filters/misregistration.lua:boil=-1")
     eq(ok, nil)
     assert(err:find("misregistration: boil: expected an integer from 0 to 100000", 1, true), err)
     checkerr("boil: expected an integer", filter.new, { Glyph = function() end }, { boil = "often" })
@@ -133,7 +133,7 @@ return {
     local xml = doc('duration="1s" fps="4"', 'color="#c0392b"', "<p>Hi</p>", BUNGEE)
     local function frames(spec)
       local pat = tmpname("") .. "-%02d.png"
-      local f = assert(filter.load(spec))
+      local f = assert(filter.load(ROOT .. "/filters/" .. spec))
       local d = document.from_xml(xml, "t.xml")
       assert(d:write(pat, { filters = { f } }))
       local out = {}
@@ -143,9 +143,9 @@ return {
       end
       return out
     end
-    local still = frames("misregistration:amount=5pt,per=glyph")
+    local still = frames("misregistration.lua:amount=5pt,per=glyph")
     for i = 2, 4 do eq(still[i] == still[1], true, "frame " .. i) end
-    local boil = frames("misregistration:amount=5pt,per=glyph,boil=1")
+    local boil = frames("misregistration.lua:amount=5pt,per=glyph,boil=1")
     for i = 2, 4 do eq(boil[i] == boil[i - 1], false, "boiling frame " .. i) end
   end },
   { "a filter that reads the time cannot be baked into a font", function()
