@@ -13,12 +13,14 @@ local paper = require "chromatype.paper"
 local layout = require "chromatype.layout"
 local stack = require "chromatype.stack"
 local palette = require "chromatype.palette"
+local motion = require "chromatype.motion"
 
 local M = {}
 
 -- Keys of a style (Lua names; XML uses the same with '-' for '_' and lang/dir aliases).
 local STYLE_KEYS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking",
-  "features", "language", "direction", "hyphenate", "indent", "format", "space_before", "space_after" }
+  "features", "language", "direction", "hyphenate", "indent", "format", "space_before", "space_after",
+  "variations", "animate" }
 local FIT_KEYS = { "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
 local MAX_OVERFLOW_PAGES = 1000
 
@@ -105,12 +107,45 @@ end
 
 -- ---- the model ------------------------------------------------------------------------------
 
+--- Checks an animation's timing: `fps` (more than 0, at most 240), `duration` (seconds or a
+--- time string, more than 0, at most 3600), `loop` (times to play, 0 = forever), each
+--- optional; returns them converted, or nil, nil, nil, msg naming the field.
+function M.timing(fps, duration, loop)
+  local f, d, l
+  if fps ~= nil then
+    f = tonumber(fps)
+    if not f or not (f > 0 and f <= motion.MAX_FPS) then
+      return nil, nil, nil, ("fps: more than 0, at most %d expected, got '%s'"):format(motion.MAX_FPS, tostring(fps))
+    end
+  end
+  if duration ~= nil then
+    local err
+    d, err = motion.time(duration)
+    if not d then return nil, nil, nil, "duration: " .. err end
+    if not (d > 0 and d <= motion.MAX_SECONDS) then
+      return nil, nil, nil, ("duration: more than 0, at most %d seconds expected, got '%s'")
+        :format(motion.MAX_SECONDS, tostring(duration))
+    end
+    local n = math.floor(d * (f or 30) + 0.5)
+    if n > motion.MAX_FRAMES then
+      return nil, nil, nil, ("duration: %g s at %g fps is %d frames (at most %d)"):format(d, f or 30, n, motion.MAX_FRAMES)
+    end
+  end
+  if loop ~= nil then
+    l = math.tointeger(tonumber(loop))
+    if not l or l < 0 or l > 65535 then
+      return nil, nil, nil, ("loop: times to play from 0 (forever) to 65535 expected, got '%s'"):format(tostring(loop))
+    end
+  end
+  return f, d, l
+end
+
 local Document, Page, Frame = {}, {}, {}
 Document.__index, Page.__index, Frame.__index = Document, Page, Frame
 Document.__name, Page.__name, Frame.__name = "chromatype.Document", "chromatype.Page", "chromatype.Frame"
 
 local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks", "slug", "background",
-  "title", "author", "subject", "keywords", "base_dir", "seed", "inks" })
+  "title", "author", "subject", "keywords", "base_dir", "seed", "inks", "fps", "duration", "loop" })
 local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
 local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
   FIT_KEYS, STYLE_KEYS)
@@ -170,6 +205,9 @@ function M.new(opts)
     end
     self.meta[k] = opts[k]
   end
+  local fps, dur, loop, terr = M.timing(opts.fps, opts.duration, opts.loop)
+  if terr then argerr("document", 1, terr) end
+  self.fps, self.duration, self.loop = fps, dur, loop
   if opts.inks ~= nil then
     if type(opts.inks) ~= "table" then
       argerr("document", 1, "field 'inks': a list of inks expected, got " .. type(opts.inks))
@@ -233,7 +271,7 @@ end
 
 -- Checks style fields and converts them (lengths to points, fonts to Fonts).  `obj` is
 -- where errors point.
-function Document:style_fields(obj, t)
+function Document:style_fields(obj, t, allow_position)
   local s = {}
   for k, v in pairs(t) do s[k] = v end
   if s.font ~= nil then s.font = self:font_value(obj, s.font) end
@@ -290,7 +328,185 @@ function Document:style_fields(obj, t)
   if s.hyphenate ~= nil and type(s.hyphenate) ~= "boolean" then
     fail(obj, "hyphenate: expected a boolean")
   end
+  if s.variations ~= nil then
+    local v, err = motion.variations(s.variations)
+    if not v then fail(obj, "variations: " .. err) end
+    s.variations, s.variations_obj = v, {}
+    for tag in pairs(v) do s.variations_obj[tag] = obj end
+  end
+  if s.animate ~= nil then
+    if type(s.animate) ~= "table" then fail(obj, "animate: a list of animations expected") end
+    local list = {}
+    for i, a in ipairs(s.animate) do
+      local checked, err = motion.check(a, allow_position and motion.FRAME or motion.TEXT)
+      if not checked then
+        local at = type(a) == "table" and a._where and { where = a._where } or obj
+        fail(at, (at == obj and ("animate: [%d]: "):format(i) or "") .. err)
+      end
+      checked.obj = type(a) == "table" and a._where and { where = a._where } or obj
+      list[#list + 1] = checked
+    end
+    s.animate = #list > 0 and list or nil
+    if s.animate then self.animated = true end
+  end
   return s
+end
+
+--- Sets the time (seconds) at which the document is laid out: animated fields take their
+--- values at `t`.  `total` is the animation's length (for animations without `dur`).
+function Document:set_time(t, total)
+  self.time, self.total = t, total or self.duration or self:animations_end() or 0
+  for _, st in pairs(self.styles) do st.resolved = nil end
+  for _, pg in ipairs(self.pages) do
+    for _, fr in ipairs(pg.frames) do
+      fr.x, fr.y = fr.x0, fr.y0
+      for _, a in ipairs(fr.moves or {}) do fr[a.attribute] = motion.at(a, self.time, self.total) end
+    end
+  end
+end
+
+-- Fields with their animations applied at the document's time (the fields themselves when
+-- nothing moves).
+function Document:at(fields)
+  local list = fields.animate
+  if not list then return fields end
+  local r = {}
+  for k, v in pairs(fields) do if k ~= "animate" then r[k] = v end end
+  for _, a in ipairs(list) do
+    local v = motion.at(a, self.time or 0, self.total or self.duration or 0)
+    if a.kind == "palette" then
+      if type(v) == "table" then r.palette, r.palette_mix = v[1], { v[1], v[2], v[3], anim = a }
+      else r.palette, r.palette_mix = v, { v, v, 0, anim = a } end
+    elseif a.kind == "variations" then
+      local vars = {}
+      for k, x in pairs(r.variations or {}) do vars[k] = x end
+      local objs = {}
+      for k, o in pairs(r.variations_obj or {}) do objs[k] = o end
+      for k, x in pairs(v) do vars[k] = x; objs[k] = a.obj end
+      r.variations, r.variations_obj = vars, objs
+    else
+      r[a.attribute] = v
+    end
+  end
+  return r
+end
+
+-- The end of the document's last animation that has one (seconds), and the first
+-- animation that runs to the document's end (which needs a duration).
+function Document:animations_end()
+  local last, open = nil, nil
+  local function scan(list)
+    for _, a in ipairs(list or {}) do
+      local e = motion.ends(a)
+      if e then last = math.max(last or 0, e) else open = open or a end
+    end
+  end
+  for _, st in pairs(self.styles) do scan(st.fields.animate) end
+  for _, pg in ipairs(self.pages) do
+    for _, fr in ipairs(pg.frames) do
+      scan(fr.fields.animate); scan(fr.moves)
+      for _, p in ipairs(fr.paras) do
+        scan(p.fields.animate)
+        for _, r in ipairs(p.runs) do for _, l in ipairs(r.layers) do scan(l.fields.animate) end end
+      end
+    end
+  end
+  return last, open
+end
+
+-- The font `font` (a Font, a chain or a stack) at the axis values `vars`: a fresh instance
+-- of each font of a chain that has the axes (kept while in use: set_variations would change
+-- a shared font for every user).  Variations reach every run below the element that sets
+-- them, whatever its font; an axis that no font they reach has is an error at that element
+-- (`objs`: tag -> element), raised by check_axes once the document is laid out.
+function Document:vary(objs, font, vars)
+  local obj = next(objs) and objs[next(objs)]
+  if stack.is_stack(font) then fail(obj, "variations: a layered stack's fonts cannot vary") end
+  local chain = type(font) == "table" and font or { font }
+  local used, out = {}, {}
+  self.instances = self.instances or { order = {} }
+  local cache = self.instances
+  for i, f in ipairs(chain) do
+    local axes = {}
+    for _, a in ipairs(f:axes()) do axes[a.tag] = a end
+    local mine, any = {}, false
+    for tag, v in pairs(vars) do
+      if axes[tag] then mine[tag] = v; used[tag] = true; any = true end
+    end
+    if not any then out[i] = f
+    else
+      -- the font's other axes where they are, these at the values asked for
+      local keys = {}
+      for tag, a in pairs(axes) do keys[#keys + 1] = ("%s=%.17g"):format(tag, mine[tag] or a.value) end
+      table.sort(keys)
+      local key = tostring(f) .. "|" .. table.concat(keys, ",")
+      local inst = cache[key]
+      if not inst then
+        local info = f:info()
+        local nf, err = ct.open_font(info.path, { index = info.face_index })
+        if not nf then fail(obj, "variations: " .. tostring(err)) end
+        local loc = {}
+        for tag, a in pairs(axes) do loc[tag] = mine[tag] or a.value end
+        local ok, e = pcall(nf.set_variations, nf, loc)
+        if not ok then fail(obj, "variations: " .. tostring(e)) end
+        inst = nf
+        cache[key] = inst
+        cache.order[#cache.order + 1] = key
+        if #cache.order > 32 then cache[table.remove(cache.order, 1)] = nil end
+      end
+      out[i] = inst
+    end
+  end
+  self.axes_seen = self.axes_seen or {}
+  for tag in pairs(vars) do
+    local o = objs[tag]
+    local seen = self.axes_seen[o]
+    if not seen then seen = { fonts = {} }; self.axes_seen[o] = seen end
+    seen[tag] = seen[tag] or used[tag] or false
+    seen.fonts[chain[1]] = true
+  end
+  return type(font) == "table" and out or out[1]
+end
+
+-- Raises at the element whose variations name an axis none of the fonts they reach has.
+function Document:check_axes()
+  for o, seen in pairs(self.axes_seen or {}) do
+    for tag, found in pairs(seen) do
+      if tag ~= "fonts" and not found then
+        local names = {}
+        for f in pairs(seen.fonts) do
+          local have = {}
+          for _, a in ipairs(f:axes()) do have[#have + 1] = a.tag end
+          names[#names + 1] = ("%s (%s)"):format(f:info().path:match("[^/]*$"),
+            #have > 0 and "axes " .. table.concat(have, ", ") or "no axes")
+        end
+        table.sort(names)
+        fail(o, ("variations: no font here has the axis '%s': %s"):format(tag, table.concat(names, "; ")))
+      end
+    end
+  end
+end
+
+-- The palette and overrides of a run whose palette moves (`mix` = {from, to, fraction,
+-- anim =}): two palettes mixed entry by entry in OKLab; the run's own overrides on top.
+-- Every palette the animation names must be one of the font's (a font without palettes,
+-- inheriting the motion, is left alone).
+function Document:blend(font, mix, overrides)
+  local f = stack.is_stack(font) and font.lead or (type(font) == "table" and font[1]) or font
+  local a = mix.anim
+  if f:palette_count() == 0 then return nil, overrides end   -- no colors to move
+  for _, v in ipairs(a.values) do
+    local ok, idx = pcall(f.find_palette, f, v)
+    if not ok or not idx then
+      local n = f:palette_count()
+      fail(a.obj, ("palette: %s has no palette '%s' (%s)"):format(f:info().path, tostring(v),
+        n > 0 and ("it has %d: 0..%d"):format(n, n - 1) or "it has no palettes"))
+    end
+  end
+  if mix[3] <= 0 or mix[1] == mix[2] then return mix[1], overrides end
+  local ov = palette.mix(f, mix[1], mix[2], mix[3], "oklab")
+  for k, v in pairs(overrides or {}) do ov[k] = v end
+  return mix[1], ov
 end
 
 local function merge(base, over)
@@ -302,6 +518,17 @@ local function merge(base, over)
   end
   if over.leading_factor then r.leading = nil end
   if over.leading then r.leading_factor = nil end
+  if over.palette ~= nil and over.palette_mix == nil then r.palette_mix = nil end
+  if base.variations and over.variations then     -- axis by axis
+    local v = {}
+    for k, x in pairs(base.variations) do v[k] = x end
+    for k, x in pairs(over.variations) do v[k] = x end
+    r.variations = v
+    local o = {}
+    for k, x in pairs(base.variations_obj or {}) do o[k] = x end
+    for k, x in pairs(over.variations_obj or {}) do o[k] = x end
+    r.variations_obj = o
+  end
   return r
 end
 
@@ -365,7 +592,7 @@ function Document:resolve(obj, name, seen)
   seen[name] = true
   local base = {}
   if st.parent then base = self:resolve(st.obj, st.parent, seen) end
-  st.resolved = merge(base, st.fields)
+  st.resolved = merge(base, self:at(st.fields))
   return st.resolved
 end
 
@@ -440,7 +667,20 @@ function Page:frame(opts)
   fr.style_name = opts.style
   local st = {}
   for _, k in ipairs(STYLE_KEYS) do st[k] = opts[k] end
-  fr.fields = self.doc:style_fields(fr, st)
+  fr.fields = self.doc:style_fields(fr, st, true)
+  fr.x0, fr.y0 = fr.x, fr.y
+  if fr.fields.animate then        -- x and y move the frame; the rest is its style's
+    local rest = {}
+    for _, a in ipairs(fr.fields.animate) do
+      if a.attribute == "x" or a.attribute == "y" then
+        fr.moves = fr.moves or {}
+        fr.moves[#fr.moves + 1] = a
+      else
+        rest[#rest + 1] = a
+      end
+    end
+    fr.fields.animate = #rest > 0 and rest or nil
+  end
   fr.fit = {}
   for _, k in ipairs(FIT_KEYS) do fr.fit[k] = opts[k] end
   self.frames[#self.frames + 1] = fr
@@ -535,27 +775,32 @@ function Document:layout_paras(fr)
   local base = self.styles.default and self:resolve(fr, "default") or {}
   local fstyle = base
   if fr.style_name then fstyle = merge(fstyle, self:resolve(fr, fr.style_name)) end
-  fstyle = merge(fstyle, fr.fields)
+  fstyle = merge(fstyle, self:at(fr.fields))
   local out = {}
   for _, p in ipairs(fr.paras) do
     local ps = fstyle
     if p.style then ps = merge(ps, self:resolve(p.obj, p.style)) end
-    ps = merge(ps, p.fields)
+    ps = merge(ps, self:at(p.fields))
     local para = { align = ps.align, first_line_indent = ps.indent, space_before = ps.space_before,
       space_after = ps.space_after }
     for _, r in ipairs(p.runs) do
       local s = ps
       for _, l in ipairs(r.layers) do
         if l.style then s = merge(s, self:resolve(l.obj, l.style)) end
-        s = merge(s, l.fields)
+        s = merge(s, self:at(l.fields))
       end
       if not s.font then
         fail(r.obj.where and r.obj or p.obj, "no font (give font= here, or in a style it uses)")
       end
       local size = s.size or 12
-      para[#para + 1] = { text = r.text, font = s.font, size = size,
+      local font, pal, ov = s.font, s.palette, s.overrides
+      if s.variations then
+        font = self:vary(s.variations_obj, font, s.variations)
+      end
+      if s.palette_mix then pal, ov = self:blend(font, s.palette_mix, ov) end
+      para[#para + 1] = { text = r.text, font = font, size = size,
         leading = s.leading or (s.leading_factor and s.leading_factor * size) or nil,
-        tracking = s.tracking, color = s.color, palette = s.palette, overrides = s.overrides,
+        tracking = s.tracking, color = s.color, palette = pal, overrides = ov,
         features = s.features, language = s.language, direction = s.direction,
         hyphenate = s.hyphenate, format = s.format }
     end
@@ -622,11 +867,14 @@ local function print_marks(c, off, bleed, slug, tw, th)
   end
 end
 
--- Starts page `pg` on the canvas (creating it for the first page).
-function Document:begin_page(c, pg)
+-- Starts page `pg` on the canvas (creating it for the first page; `fresh`: the canvas is
+-- new, its first page is this one).
+function Document:begin_page(c, pg, fresh)
   local off = self.bleed + self.slug
   local w, h = pg.width + 2 * off, pg.height + 2 * off
-  if not c then
+  if fresh then
+    -- an animation frame's canvas: drawn and rasterized, never printed (no inks)
+  elseif not c then
     c = ct.canvas { width = w, height = h }
     for _, ink in ipairs(self.inks or {}) do c:ink(ink) end
   else
@@ -665,6 +913,8 @@ end
 -- @treturn table the report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
 function Document:typeset(on_sheet)
   if #self.pages == 0 then fail(self, "has no pages") end
+  if self.time == nil then self:set_time(0) end
+  self.axes_seen = nil
   local sheets = {}
   -- with on_sheet, each sheet is handed over when the next begins (and the last at the
   -- end) instead of being kept: a long document is written page by page
@@ -745,6 +995,7 @@ function Document:typeset(on_sheet)
     layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
       :format(fr.where or (fr.what .. ": "), n))
   end
+  self:check_axes()
   if on_sheet and held then on_sheet(held, count) end
   report.pages = count
   return sheets, report
@@ -771,11 +1022,11 @@ function Document:filter(f, options)
   return self
 end
 
--- Draws the lines of sheet frames (or filtered frame elements).
-function Document:draw_sheet(c, sheet, frames, filtered)
+-- Draws the lines of sheet frames (or filtered frame elements); `fresh` as in begin_page.
+function Document:draw_sheet(c, sheet, frames, filtered, fresh)
   local pg = sheet.page
   local off
-  c, off = self:begin_page(c, pg)
+  c, off = self:begin_page(c, pg, fresh)
   for _, im in ipairs(sheet.continuation and {} or pg.images) do
     if not c.image then fail(im, "images need canvas:image, which this build lacks") end
     ct.note_input(im.path)
@@ -794,30 +1045,52 @@ function Document:draw_sheet(c, sheet, frames, filtered)
   return c
 end
 
+-- The time of a still drawn at `at` seconds (the first frame when nil).
+local function still_time(self, at)
+  local t = 0
+  if at ~= nil then
+    local err
+    t, err = motion.time(at)
+    if not t then fail(self, "at: " .. err) end
+    if t < 0 or t > motion.MAX_SECONDS then fail(self, ("at: from 0 to %d seconds, got '%s'"):format(motion.MAX_SECONDS, tostring(at))) end
+  end
+  local fps = self.fps or 30
+  return { t = t, frame_number = math.floor(t * fps + 1e-9), fps = self.fps, duration = self.duration or 0,
+    progress = 0 }
+end
+
 --- Renders every page on a new canvas.
 -- Options: `filters` (a list of filters, run before the document's own; default: the
 -- command line's `-f` filters), `seed` (the random seed; default the command line's
--- `--seed`, else 0).
+-- `--seed`, else 0), `at` (a time: animated fields take their values then, and filters see
+-- it as ctx.t; default 0), `time` (instead of `at`, an animation frame as filter.run takes
+-- it), `canvas` (a one-page document drawn on this canvas's page instead of a new canvas).
 -- @treturn Canvas
 -- @treturn table a report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
 function Document:render(opts)
   opts = opts or {}
   local filter = require "chromatype.filter"
+  local time = opts.time or still_time(self, opts.at)
+  self:set_time(time.t, opts.total)
   local sheets, report = self:typeset()
+  if opts.canvas and #sheets > 1 then
+    fail(self, ("an animation has one page; this document makes %d (pages, or text continued on new ones)")
+      :format(#sheets))
+  end
   local filters = {}
   if filter.needs_rand(sheets) then filters[1] = filter.rand end
   for _, f in ipairs(opts.filters or filter.defaults) do filters[#filters + 1] = f end
   for _, f in ipairs(self.filters or {}) do filters[#filters + 1] = f end
-  local c
+  local c = opts.canvas
   if #filters == 0 then
-    for _, sh in ipairs(sheets) do c = self:draw_sheet(c, sh, sh.frames, false) end
+    for _, sh in ipairs(sheets) do c = self:draw_sheet(c, sh, sh.frames, false, c == opts.canvas and c ~= nil) end
     return c, report
   end
   local tree = filter.build(self, sheets)
-  tree = filter.run(tree, filters, opts.seed or filter.cli_seed or self.seed)
+  tree = filter.run(tree, filters, opts.seed or filter.cli_seed or self.seed, time)
   for _, page in ipairs(tree.pages) do
     local sh = page.sheet or sheets[1]
-    c = self:draw_sheet(c, sh, page.frames, true)
+    c = self:draw_sheet(c, sh, page.frames, true, c == opts.canvas and c ~= nil)
   end
   if not c then fail(self, "the filters removed every page") end
   report.pages = #tree.pages
@@ -842,8 +1115,13 @@ end
 function Document:write(path, opts)
   if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
   opts = opts or {}
+  if M.is_animation(path) then return self:write_animation(path, opts) end
+  for _, k in ipairs({ "fps", "duration", "loop", "quality" }) do
+    if opts[k] ~= nil then fail(self, ("%s: for animations (.apng, .webp, .gif, .mp4, .webm or a %%d pattern); '%s' is a still")
+      :format(k, path)) end
+  end
   local wo = {}
-  for k, v in pairs(opts) do if k ~= "filters" and k ~= "seed" then wo[k] = v end end
+  for k, v in pairs(opts) do if k ~= "filters" and k ~= "seed" and k ~= "at" then wo[k] = v end end
   if path == "-" and not wo.format then wo.format = "pdf" end
   local ext = path:match("%.(%w+)$")
   local pdf = (wo.format == "pdf") or (not wo.format and ext and ext:lower() == "pdf") or path == "-"
@@ -852,9 +1130,10 @@ function Document:write(path, opts)
   end
   local filter = require "chromatype.filter"
   if pdf and path ~= "-" and #(opts.filters or filter.defaults) == 0 and #(self.filters or {}) == 0 then
+    self:set_time(still_time(self, opts.at).t)
     return self:write_stream(path, wo, opts.seed or filter.cli_seed or self.seed)
   end
-  local c, report = self:render { filters = opts.filters, seed = opts.seed }
+  local c, report = self:render { filters = opts.filters, seed = opts.seed, at = opts.at }
   local ok, err, code = output(c, "write", path, wo)
   return ok, err, code, c, report
 end
@@ -885,12 +1164,65 @@ function Document:write_stream(path, wo, seed)
   return okf, ferr, code, c, report
 end
 
+--- Whether `path` names an animation (by its extension: .apng, .webp, .gif, .mp4, .webm,
+--- or a frame pattern such as "frames/%04d.png"); .png, .pdf and .svg are stills.
+function M.is_animation(path)
+  local ext = (path:match("%.(%w+)$") or ""):lower()
+  if ext == "apng" or ext == "webp" or ext == "gif" or ext == "mp4" or ext == "webm" then return true end
+  return path:find("%%[0-9]*d") ~= nil
+end
+
+local ANIM_OPTS = { dpi = true, fps = true, duration = true, loop = true, quality = true, filters = true, seed = true }
+
+--- Writes a one-page document as an animation (see M.is_animation for the formats): each
+--- frame i is laid out at t = i / fps with its animated values, its filters see the time
+--- (ctx.t, ctx.frame_number), and it is drawn through chromatype.animate.  Options: `fps`,
+--- `duration`, `loop` (the document's by default; the duration defaults to the end of its
+--- last animation), `dpi` (72), `quality` (WebP), `filters`, `seed`.
+-- @treturn true|nil, msg (nothing is left on disk on error)
+function Document:write_animation(path, opts)
+  for k in pairs(opts) do
+    if not ANIM_OPTS[k] then fail(self, ("%s: not for animations ('%s')"):format(k, path)) end
+  end
+  local fps, dur, loop, terr = M.timing(opts.fps, opts.duration, opts.loop)
+  if terr then fail(self, terr) end
+  fps, loop = fps or self.fps or 30, loop or self.loop
+  dur = dur or self.duration
+  local last, open = self:animations_end()
+  if not dur then
+    if open then fail(open.obj, "dur: needed when the document has no duration") end
+    dur = last or (1 / fps)       -- nothing moves: one frame
+  end
+  local _, _, _, ferr = M.timing(fps, dur)
+  if ferr then fail(self, ferr) end
+  if #self.pages ~= 1 then
+    fail(self, ("an animation has one page; this document has %d"):format(#self.pages))
+  end
+  local filter = require "chromatype.filter"
+  local seed = opts.seed or filter.cli_seed or self.seed
+  -- laid out once before the file is made: a bad font, axis or palette stops here
+  self:set_time(0, dur)
+  local sheets = self:typeset()
+  if #sheets > 1 then
+    fail(self, ("an animation has one page; this document makes %d (text continued on new pages)"):format(#sheets))
+  end
+  local pg = self.pages[1]
+  local off = self.bleed + self.slug
+  local anim = require "chromatype.animate"
+  return anim.animate { width = pg.width + 2 * off, height = pg.height + 2 * off, fps = fps, duration = dur,
+    output = path, dpi = opts.dpi, loop = loop, quality = opts.quality,
+    draw = function(c, t, frame, p)
+      self:render { canvas = c, filters = opts.filters, seed = seed, total = dur,
+        time = { t = t, frame_number = frame, fps = fps, duration = dur, progress = p } }
+    end }
+end
+
 M.Document, M.Page, M.Frame = Document, Page, Frame
 
 -- ---- XML -----------------------------------------------------------------------------------
 
 local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking", "features",
-  "lang", "dir", "hyphenate", "space-before", "space-after" }
+  "lang", "dir", "hyphenate", "space-before", "space-after", "variations" }
 
 local function list(...)
   local s = {}
@@ -900,7 +1232,7 @@ end
 
 local ATTRS = {
   document = { "title", "author", "subject", "keywords", "size", "orientation", "margin", "bleed",
-               "crop-marks", "slug", "background", "seed" },
+               "crop-marks", "slug", "background", "seed", "fps", "duration", "loop" },
   ink = { "name", "color", "overprint", "cmyk" },
   style = list({ "name", "parent" }, STYLE_ATTRS),
   page = { "size", "orientation", "background", "margin" },
@@ -912,6 +1244,7 @@ local ATTRS = {
   p = list({ "style", "indent" }, STYLE_ATTRS),
   span = list({ "style" }, STYLE_ATTRS),
   br = {},
+  animate = { "attribute", "values", "from", "to", "begin", "dur", "ease" },
 }
 local ALLOWED = {}
 for el, attrs in pairs(ATTRS) do
@@ -1000,7 +1333,8 @@ function Reader:style_fields(node)
   local s = { font = a.font, size = a.size, leading = a.leading, color = a.color, align = a.align,
     overrides = a.overrides,
     tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir,
-    space_before = a["space-before"], space_after = a["space-after"] }
+    space_before = a["space-before"], space_after = a["space-after"], variations = a.variations }
+  s.animate = self:animations(node)
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
   s.hyphenate = self:yesno(node, "hyphenate")
   if s.size then
@@ -1011,16 +1345,43 @@ function Reader:style_fields(node)
   return s
 end
 
+-- The <animate> children of an element, as the model's `animate` list (nil if none); each
+-- must be empty.
+function Reader:animations(node)
+  local list
+  for _, c in ipairs(node.children) do
+    if type(c) == "table" and c.tag == "animate" then
+      self:check_attrs(c)
+      for _, ch in ipairs(c.children) do
+        if type(ch) ~= "string" or ch:find("%S") then self:fail(c, "must be empty") end
+      end
+      local a = c.attrs
+      if not a.attribute then self:fail(c, "needs an attribute= (what moves: " .. table.concat(
+        node.tag == "frame" and motion.FRAME or motion.TEXT, ", ") .. ")") end
+      list = list or {}
+      list[#list + 1] = { attribute = a.attribute, values = a.values, from = a.from, to = a.to, begin = a.begin,
+        dur = a.dur, ease = a.ease, _where = self:where(c) }
+    end
+  end
+  return list
+end
+
 -- Collects the runs of a <p> (and its <span>s) into `runs`; `layers` are the enclosing
 -- spans' styles.
 function Reader:collect(node, layers, runs)
-  for _, c in ipairs(node.children) do
+  local kids = node.children
+  local function is_animate(x) return type(x) == "table" and x.tag == "animate" end
+  for i, c in ipairs(kids) do
     if type(c) == "string" then
       local t = c:gsub("%s+", " ")
+      -- white space beside an <animate> only lays the markup out, it is not text
+      if t == " " and (is_animate(kids[i - 1]) or is_animate(kids[i + 1])) then t = "" end
       if t ~= "" then runs[#runs + 1] = { text = t, _layers = layers, _where = self:where(node), node = node } end
+    elseif c.tag == "animate" then
+      -- the element's own motion (Reader:style_fields)
     else
       if c.tag ~= "span" and c.tag ~= "br" then
-        self:fail(c, ("unknown element here (in <%s>: <span>, <br>)"):format(node.tag))
+        self:fail(c, ("unknown element here (in <%s>: <span>, <br>, <animate>)"):format(node.tag))
       end
       self:check_attrs(c)
       if c.tag == "br" then
@@ -1085,7 +1446,10 @@ function Reader:frame(page, fr, frames_by_id)
     if frames_by_id[a.id] then self:fail(fr, ("id: '%s' is used twice"):format(a.id)) end
     frames_by_id[a.id] = frame
   end
-  local ps = self:elements(fr, { p = true })
+  local ps = {}
+  for _, el in ipairs(self:elements(fr, { p = true, animate = true })) do
+    if el.tag == "p" then ps[#ps + 1] = el end
+  end
   if a.follows and #ps > 0 then self:fail(fr, "a frame that follows another takes no text of its own") end
   for _, p in ipairs(ps) do
     local runs = {}
@@ -1119,6 +1483,7 @@ function M.from_xml(xml, name)
   local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
     size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
     background = a.background, crop_marks = self:yesno(root, "crop-marks"), seed = a.seed,
+    fps = a.fps, duration = a.duration, loop = a.loop,
     base_dir = name:match("^(.*)/[^/]*$") }
   dopts._where = self:where(root)
   dopts.inks = self:inks(kids)
@@ -1135,6 +1500,8 @@ function M.from_xml(xml, name)
   end
   local w, h = page_size(a.size, a.orientation, paper.size("A4"))
   if not w then self:fail(root, h) end
+  local _, _, _, terr = M.timing(a.fps, a.duration, a.loop)
+  if terr then self:fail(root, terr) end
   local ok, doc = pcall(M.new, dopts)
   if not ok then self:fail(root, tostring(doc)) end
   doc.where = self:where(root)
@@ -1178,7 +1545,8 @@ function M.from_xml(xml, name)
   for _, el in ipairs(kids) do
     if el.tag == "style" then
       for _, ch in ipairs(el.children) do
-        if type(ch) ~= "string" or ch:find("%S") then self:fail(el, "must be empty") end
+        if type(ch) == "table" and ch.tag == "animate" then      -- the style's motion
+        elseif type(ch) ~= "string" or ch:find("%S") then self:fail(el, "takes only <animate> elements") end
       end
       local n = el.attrs.name
       if not n or n == "" then self:fail(el, "needs a name= attribute") end
@@ -1223,7 +1591,8 @@ end
 -- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg"), `text_layer`, `cmyk`,
 --   `inks`, `inks_only`, `overprint`, `plates` (see canvas:write)
 -- @treturn Canvas the canvas (every page), then `true` or `nil, msg` from canvas:write
-local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates" }
+local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates", "at", "fps",
+  "duration", "loop", "quality" }
 function M.render(xml, name, out_path, opts)
   if type(xml) ~= "string" then
     error(("bad argument #1 to 'render' (string expected, got %s)"):format(type(xml)), 2)

@@ -61,9 +61,23 @@ local function check_filter(t, name)
   end
 end
 
+-- The runner's own option `boil` (every filter has it: how many animation frames ctx.rng
+-- holds, 0 = every frame alike), taken out of an options table and checked; returns it.
+local function take_boil(opts, name)
+  local v = opts.boil
+  if v == nil then return nil end
+  opts.boil = nil
+  local n = math.tointeger(tonumber(v))
+  if not n or n < 0 or n > 100000 then
+    error(("%s: boil: expected an integer from 0 to 100000 (frames a random draw holds), got '%s'")
+      :format(name, tostring(v)), 0)
+  end
+  return n > 0 and n or nil
+end
+
 --- A filter from a table of functions, with options and a name (used in random keys and
---- messages).
--- @treturn table the filter `{name =, funcs =, options =}`
+--- messages).  The option `boil` belongs to the runner (see `run`), not to the functions.
+-- @treturn table the filter `{name =, funcs =, options =, boil =}`
 function M.new(funcs, options, name)
   if type(funcs) ~= "table" then argerr("filter", 1, "table of functions expected, got " .. type(funcs)) end
   name = name or funcs.name or "filter"
@@ -71,7 +85,8 @@ function M.new(funcs, options, name)
   local o = {}
   for k, v in pairs(funcs.options or {}) do o[k] = v end
   for k, v in pairs(options or {}) do o[k] = v end
-  return { name = name, funcs = funcs, options = o }
+  local boil = take_boil(o, name)
+  return { name = name, funcs = funcs, options = o, boil = boil }
 end
 
 --- Loads a filter file: "path.lua" or "path.lua:key=value,key=value".  The file is run with
@@ -103,6 +118,8 @@ function M.load(spec, options)
     opts = parsed
   end
   for k, v in pairs(options or {}) do opts[k] = v end
+  local okb, boil = pcall(take_boil, opts, path:match("([^/]*)$"):gsub("%.lua$", ""))
+  if not okb then return nil, boil end
   local chunk, err = load_filter_file(path)
   if not chunk and not path:find("/") then
     for dir in (M.path or ""):gmatch("[^;]+") do
@@ -128,6 +145,7 @@ function M.load(spec, options)
   if not okc then return nil, e2 end
   local f = M.new(t, opts, (path:match("([^/]*)$"):gsub("%.lua$", "")))
   f.path = path
+  f.boil = f.boil or boil
   ct.note_input(path)
   return f
 end
@@ -449,14 +467,20 @@ end
 
 -- ---- contexts ---------------------------------------------------------------------------------
 
--- ctx.rng is made on first use: a stream keyed by the filter and the element's path.
+-- ctx.rng is made on first use: a stream keyed by the filter and the element's path (and,
+-- with `boil`, the animation frame over boil); ctx.boil_rng the same keyed by the frame.
 local ctx_mt = {
   __index = function(ctx, k)
-    if k == "rng" then
-      local r = ctx._root
+    if k == "rng" or k == "boil_rng" then
+      local r = k == "rng" and ctx._root or ctx._boil_root
       for _, key in ipairs(ctx._keys) do r = r:fork(key) end
-      rawset(ctx, "rng", r)
+      rawset(ctx, k, r)
       return r
+    elseif k == "boil_stream" then
+      return function(self, ...)
+        if select("#", ...) == 0 then return self._boil_root end
+        return self._boil_root:fork(...)
+      end
     elseif k == "stream" then
       return function(self, ...)
         if select("#", ...) == 0 then return self._root end
@@ -469,7 +493,7 @@ local ctx_mt = {
 
 local function new_ctx(base, keys, extra)
   local ctx = setmetatable({ _root = base._root, _keys = keys }, ctx_mt)
-  for k, v in pairs(base) do if k ~= "_keys" and k ~= "rng" then ctx[k] = v end end
+  for k, v in pairs(base) do if k ~= "_keys" and k ~= "rng" and k ~= "boil_rng" then ctx[k] = v end end
   for k, v in pairs(extra or {}) do ctx[k] = v end
   ctx._keys = keys
   return ctx
@@ -533,11 +557,16 @@ local function word_info(para)
   return info
 end
 
--- Runs one filter over the tree.
-local function run_filter(tree, f, seed)
+-- Runs one filter over the tree at the time `time` (see M.run).
+local function run_filter(tree, f, seed, time)
   local fn = f.funcs
   local root = random.new(seed):fork(f.name)
-  local base = { _root = root, options = f.options, seed = seed, document = tree }
+  local n = time.frame_number
+  -- a boiling filter draws again every `boil` frames; boil_rng every frame
+  local boil_root = root:fork("boil", n)
+  if f.boil then root = root:fork("boil", n // f.boil) end
+  local base = { _root = root, _boil_root = boil_root, options = f.options, seed = seed, document = tree,
+    t = time.t, frame_number = n, fps = time.fps, duration = time.duration, progress = time.progress }
   local need_glyphs = fn.Glyph or fn.Layer
   local dctx = new_ctx(base, {}, {})
   if fn.Document then
@@ -672,13 +701,24 @@ function M.unit_keys(ctx, per)
   return k
 end
 
+-- The time of a still: the first frame.
+local STILL = { t = 0, frame_number = 0, duration = 0, progress = 0 }
+
 --- Runs filters in order over a tree; returns the tree (a Document filter may replace it).
 -- @tparam table tree from `build`
 -- @tparam table filters a list of filters (from `load` or `new`)
 -- @tparam[opt] integer seed (default `M.default_seed`)
-function M.run(tree, filters, seed)
+-- @tparam[opt] table time the animation frame being drawn: `{t = seconds, frame_number = from 0,
+--   fps =, duration =, progress = 0..1}` (a still: t = 0, frame 0); every context has them
+--   (`ctx.t`, `ctx.frame_number`, ...)
+function M.run(tree, filters, seed, time)
   seed = seed or M.default_seed
-  for _, f in ipairs(filters) do tree = run_filter(tree, f, seed) end
+  time = time or STILL
+  if type(time) ~= "table" or type(time.t) ~= "number" or math.type(time.frame_number) ~= "integer"
+    or time.frame_number < 0 then
+    argerr("run", 4, "a time {t = seconds, frame_number = integer from 0} expected")
+  end
+  for _, f in ipairs(filters) do tree = run_filter(tree, f, seed, time) end
   return tree
 end
 
@@ -896,7 +936,9 @@ local NOT_GLYPH_LOCAL = {
   word_length = "its word", index_in_line = "its place in the line", line_length = "its line",
   line = "its line", occurrence = "its word", page = "its page", frame = "its frame",
   paragraph = "its paragraph", run = "its run", document = "the document", style = "the document's style",
-  rng = "a random stream", stream = "a random stream",
+  rng = "a random stream", stream = "a random stream", boil_rng = "a random stream",
+  boil_stream = "a random stream", t = "the time", frame_number = "the time", fps = "the time",
+  duration = "the time", progress = "the time",
 }
 
 local function refuse_key(what, k)

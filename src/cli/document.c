@@ -1,6 +1,6 @@
 /*
-** document.c: `chromatype DOC.xml [-o OUT]`: an XML document rendered to PDF, PNG or SVG
-** through chromatype.document.
+** document.c: `chromatype DOC.xml [-o OUT]`: an XML document rendered to PDF, PNG or SVG,
+** or to an animation (APNG, WebP, PNG frames), through chromatype.document.
 */
 #include <string.h>
 
@@ -11,12 +11,16 @@
 /* Reads the document (stdin for "-"), renders it to -o (default: DOC with .pdf; stdout
    for "-"); errors print one line. */
 static const char document_lua[] =
-  "local path, out, dpi, format, no_text, cmyk, inks, inks_only, overprint, plates = ...\n"
-  "local opts = { format = format, text_layer = not no_text or nil, cmyk = cmyk or nil,\n"
+  "local path, out, dpi, format, no_text, cmyk, inks, inks_only, overprint, plates, fps, duration, at, loop = ...\n"
+  "local opts = { format = format, cmyk = cmyk or nil,\n"
   "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
-  "  plates = plates }\n"
+  "  plates = plates, duration = duration, at = at }\n"
   "if no_text then opts.text_layer = false end\n"
-  "if dpi then opts.dpi = tonumber(dpi) or error('--dpi: expected a number, got \\'' .. dpi .. '\\'', 0) end\n"
+  "local function num(name, v)\n"
+  "  if v == nil then return nil end\n"
+  "  return tonumber(v) or error(name .. ': expected a number, got \\'' .. v .. '\\'', 0)\n"
+  "end\n"
+  "opts.dpi, opts.fps, opts.loop = num('--dpi', dpi), num('--fps', fps), num('--loop', loop)\n"
   "local h, e = io.stdin, nil\n"
   "if path ~= '-' then h, e = io.open(path, 'rb') end\n"
   "if not h then error(e, 0) end\n"
@@ -28,12 +32,14 @@ static const char document_lua[] =
 
 static const char usage_document[] =
   "chromatype DOC.xml [-o OUT.pdf|OUT.png|-] [--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] "
-  "[--ink NAME=#RRGGBB[,...]]... [--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N]";
+  "[--ink NAME=#RRGGBB[,...]]... [--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N] "
+  "[--at SECONDS]; animated: -o OUT.apng|OUT.webp|OUT-%04d.png [--fps N] [--duration SECONDS] [--loop N]";
 
 int cmd_document(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_document, NULL };
   lua_State *L;
   const char *out = NULL, *dpi = NULL, *format = NULL, *plates = NULL;
+  const char *fps = NULL, *duration = NULL, *at = NULL, *loop = NULL;
   const char *specs[CT_MAX_INKS];   /* --ink, as given (checked by add_ink) */
   ct_ink_t inks[CT_MAX_INKS];
   unsigned ninks = 0, k;
@@ -49,6 +55,10 @@ int cmd_document(int argc, char **argv) {
     else if (opt_is(&o, a, "--inks-only", 0)) inks_only = 1;
     else if (opt_is(&o, a, "--overprint", 0)) overprint = 1;
     else if (opt_is(&o, a, "--plates", 1)) plates = o.value;
+    else if (opt_is(&o, a, "--fps", 1)) fps = o.value;
+    else if (opt_is(&o, a, "--duration", 1)) duration = o.value;
+    else if (opt_is(&o, a, "--at", 1)) at = o.value;
+    else if (opt_is(&o, a, "--loop", 1)) loop = o.value;
     else die(EXIT_USAGE, "unexpected argument '%s' (usage: %s)", a, usage_document);
   }
   if (plates && !plates[0]) die(EXIT_USAGE, "--plates needs a directory");
@@ -73,7 +83,11 @@ int cmd_document(int argc, char **argv) {
     lua_pushboolean(L, inks_only);
     lua_pushboolean(L, overprint);
     if (plates) lua_pushstring(L, plates); else lua_pushnil(L);
-    status = lua_pcall(L, 10, 0, 0);
+    if (fps) lua_pushstring(L, fps); else lua_pushnil(L);
+    if (duration) lua_pushstring(L, duration); else lua_pushnil(L);
+    if (at) lua_pushstring(L, at); else lua_pushnil(L);
+    if (loop) lua_pushstring(L, loop); else lua_pushnil(L);
+    status = lua_pcall(L, 14, 0, 0);
   }
   collect_inputs(L);
   if (status != LUA_OK) {
