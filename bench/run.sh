@@ -68,6 +68,29 @@ for jobs in 1 $(nproc); do
   [ "$jobs" = "$(nproc)" ] && break
 done
 echo
+echo "== animation: 4 s at 30 fps, 1080 x 1080 px, five glyphs of a variable COLRv1 font (best of 3) =="
+echo "(faster than real time: under 4 s; 'peak' is the encoding process's, the frames' workers hold one frame each)"
+echo 'os.exit(require("chromatype.core").animation(arg[1], { width = 1, height = 1 }) and 0 or 1)' > "$tmp/can.lua"
+for fmt in apng webp gif mp4; do
+  case $fmt in
+    gif) "$ct" "$tmp/can.lua" "$tmp/can.gif" > /dev/null 2>&1 || { echo "gif: (not built)"; continue; } ;;
+    mp4) command -v ffmpeg > /dev/null 2>&1 || { echo "mp4: (no ffmpeg)"; continue; } ;;
+  esac
+  for w in 1 0; do
+    s=$(best "$ct" "$here/anim.lua" "$tmp/anim.$fmt" 4 "$w")
+    peak=$("$ct" "$here/anim.lua" "$tmp/anim.$fmt" 4 "$w" | awk '{ print $4 }')
+    echo "$s $w $peak $(stat -c %s "$tmp/anim.$fmt")" | awk -v f="$fmt" -v c="$(nproc)" '{
+      printf "%-5s %-10s %6.2fs  %6.1f frames/s  peak %6d KiB  %7.1f MiB\n", f,
+        ($2 == 1 ? "1 worker" : c " workers"), $1, 120 / $1, $3, $4 / 1048576 }'
+  done
+done
+m4=$("$ct" "$here/anim.lua" "$tmp/anim.webp" 4 | awk '{ print $4 }')
+m16=$("$ct" "$here/anim.lua" "$tmp/anim.webp" 16 | awk '{ print $4 }')
+m4a=$("$ct" "$here/anim.lua" "$tmp/anim.apng" 4 | awk '{ print $4 }')
+m16a=$("$ct" "$here/anim.lua" "$tmp/anim.apng" 16 | awk '{ print $4 }')
+echo "$m4 $m16 $m4a $m16a" | awk '{ printf "peak memory, 120 -> 480 frames: WebP %d -> %d KiB (%.2fx), APNG %d -> %d KiB (%.2fx)\n", $1, $2, $2 / $1, $3, $4, $4 / $3 }'
+
+echo
 echo "== PDF bytes a repeated glyph adds =="
 "$ct" "$here/repeat.lua" "$sheet_font" "$tmp"
 
