@@ -1448,13 +1448,13 @@ int ct_smil_check(struct _xmlNode *el, char *why, size_t whylen, int *changed) {
      colors; set: any of them */
   if (!ai || (kind == A_TRANSFORM && ai->type != VT_TRANSFORM) ||
       (kind == A_ANIMATE && ai->type == VT_TRANSFORM) || (kind == A_COLOR && ai->type != VT_COLOR))
-    snprintf(why, whylen, "attributeName \"%.40s\" not animatable here", v);
+    snprintf(why, whylen, "attributeName %.40s", v);
   xmlFree(v);
   if (why[0]) return 0;
   if ((v = prop(el, "href"))) {
     const char *s = v;
     while (is_wsp((unsigned char)*s)) s++;
-    if (s[0] != '#') snprintf(why, whylen, "href not a local #fragment");
+    if (s[0] != '#') snprintf(why, whylen, "external href");
     xmlFree(v);
     if (why[0]) return 0;
   }
@@ -1474,13 +1474,13 @@ int ct_smil_check(struct _xmlNode *el, char *why, size_t whylen, int *changed) {
     if (bad) return 0;
   }
   if (!keep_offsets(el, "begin", changed)) {
-    snprintf(why, whylen, "begin has no offset within %g s (events, syncbases, indefinite: never)", CT_MAX_SVG_ANIM_TIME);
+    snprintf(why, whylen, "no begin offset within %g s", CT_MAX_SVG_ANIM_TIME);
     return 0;
   }
   keep_offsets(el, "end", changed);
   parse_timing(el, &tm);
   if (!isinf(tm.dur) && tm.dur > CT_MAX_SVG_ANIM_TIME) {
-    snprintf(why, whylen, "dur over %g s", CT_MAX_SVG_ANIM_TIME);
+    snprintf(why, whylen, "dur > %g s", CT_MAX_SVG_ANIM_TIME);
     return 0;
   }
   if ((v = prop(el, "dur"))) {   /* a value too large to parse as a clock value */
@@ -1490,17 +1490,17 @@ int ct_smil_check(struct _xmlNode *el, char *why, size_t whylen, int *changed) {
     e = trim_end(s, e);
     if (!(e - s == 10 && strncmp(s, "indefinite", 10) == 0) && !(e - s == 5 && strncmp(s, "media", 5) == 0) &&
         !(parse_clock(s, e, &d) && d > 0))
-      snprintf(why, whylen, "dur \"%.40s\" is not a positive clock value", v);
+      snprintf(why, whylen, "dur %.40s", v);
     xmlFree(v);
     if (why[0]) return 0;
   }
   if (!isnan(tm.rdur) && !isinf(tm.rdur) && tm.rdur > CT_MAX_SVG_ANIM_TIME) {
-    snprintf(why, whylen, "repeatDur over %g s", CT_MAX_SVG_ANIM_TIME);
+    snprintf(why, whylen, "repeatDur > %g s", CT_MAX_SVG_ANIM_TIME);
     return 0;
   }
   if (!isnan(tm.rcount) && !isinf(tm.rcount) && !isinf(tm.dur) &&
       tm.rcount * tm.dur > CT_MAX_SVG_ANIM_TIME) {
-    snprintf(why, whylen, "dur x repeatCount over %g s", CT_MAX_SVG_ANIM_TIME);
+    snprintf(why, whylen, "dur x repeatCount > %g s", CT_MAX_SVG_ANIM_TIME);
     return 0;
   }
   return 1;

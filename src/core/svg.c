@@ -286,7 +286,7 @@ typedef struct {
   unsigned animations;  /* SMIL animation elements kept */
   int      too_many;
   int      picture;     /* an image file, not a glyph document: text and links stay */
-  char     what[256];   /* the first things removed, for the warning */
+  char     what[400];   /* the first things removed, for the warning */
 } sanitize_t;
 
 static void removed(sanitize_t *s, const char *kind, const xmlChar *name) {
@@ -373,9 +373,17 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
         xmlFreeNode(node);
         return;
       }
-      if (s->animations >= CT_MAX_SVG_ANIMATIONS)
-        snprintf(why, sizeof why, "over %u animations", CT_MAX_SVG_ANIMATIONS);
-      else if (ct_smil_check(node, why, sizeof why, &changed)) why[0] = '\0';
+      if (s->animations >= CT_MAX_SVG_ANIMATIONS) {   /* noted once */
+        if (s->animations++ == CT_MAX_SVG_ANIMATIONS) {
+          snprintf(kind, sizeof kind, "animations past the limit of %u", CT_MAX_SVG_ANIMATIONS);
+          removed(s, "", (const xmlChar *)kind);
+        } else
+          s->removed++;
+        xmlUnlinkNode(node);
+        xmlFreeNode(node);
+        return;
+      }
+      if (ct_smil_check(node, why, sizeof why, &changed)) why[0] = '\0';
       if (why[0] || sanitize_attrs(node, s)) {
         if (why[0]) {
           snprintf(kind, sizeof kind, "<%s> (%s)", (const char *)node->name, why);
@@ -569,7 +577,7 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
     return doc;
   }
   if (s.removed) {
-    char msg[600];
+    char msg[700];
     if (e->start == e->end)
       snprintf(msg, sizeof msg, "%s: glyph %u: SVG document: removed %s", font->name, e->start, s.what);
     else
