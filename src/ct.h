@@ -142,6 +142,17 @@ int      ct_font_get_nominal_glyph(ct_font_t *font, uint32_t codepoint, unsigned
 int      ct_font_get_glyph_name(ct_font_t *font, unsigned gid, char *buf, size_t size);
 double   ct_font_get_glyph_advance(ct_font_t *font, unsigned gid);  /* font units */
 
+/* SMIL animation in OT-SVG glyphs (kept by the sanitizer, sampled at the time of the canvas
+   they are drawn on, see ct_canvas_set_time).  Returns the number of animation elements in
+   glyph `gid`'s document (as cut for that glyph), or in every SVG document of the font when
+   `gid` is negative; 0 when there are none.  *duration (may be NULL) receives the simple
+   duration in seconds: the latest begin + dur x repeatCount over the elements, an
+   indefinite repeat counted once, 0 when none.  Parses the SVG documents on first use
+   (what the sanitizer removed is queued as font warnings).  Does not raise. */
+unsigned ct_font_get_svg_animation(ct_font_t *font, int gid, double *duration);
+/* The font's duration as above (every document), 0 when it has no SVG animations. */
+double   ct_font_get_svg_animation_duration(ct_font_t *font);
+
 /* ---- palettes (CPAL) -------------------------------------------------- */
 
 unsigned ct_font_get_palette_count(ct_font_t *font);
@@ -233,6 +244,9 @@ struct ct_paint {
      drawn (shared subtrees count each time; saturates at UINT32_MAX) and its depth. */
   uint32_t        weight;
   uint32_t        height;
+  /* 1 when the tree holds an SVG glyph with SMIL animations (drawn anew at each time, see
+     ct_canvas_set_time), kept by the constructors like weight */
+  uint32_t        animated;
   union {
     struct { ct_paint_t **children; unsigned count; } layers;
     /* font NULL: the font the tree is drawn with (trees cached in a font) */
@@ -405,6 +419,12 @@ void         ct_canvas_set_warning_func(ct_canvas_t *canvas, ct_warning_func_t f
 double       ct_canvas_get_width(const ct_canvas_t *canvas);
 double       ct_canvas_get_height(const ct_canvas_t *canvas);
 unsigned     ct_canvas_get_page_count(const ct_canvas_t *canvas);
+/* The time, in seconds, at which the glyphs drawn from now on sample the SMIL animations of
+   OT-SVG glyphs; glyphs already drawn keep the time they were drawn at.  0 by default (the
+   still image is the glyph at t = 0); a value that is not finite or is negative is 0.
+   Glyphs without animations draw the same at any time. */
+void         ct_canvas_set_time(ct_canvas_t *canvas, double seconds);
+double       ct_canvas_get_time(const ct_canvas_t *canvas);
 /* Starts a new page of the current page's size (the first page exists from creation), or of
    its own size; the width and height getters give the current page's size. */
 ct_status_t  ct_canvas_new_page(ct_canvas_t *canvas, ct_error_t *err);

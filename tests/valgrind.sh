@@ -20,6 +20,9 @@ run "$B/chromatype" info --json tests/fonts/ct-collection.ttc --face-index 1
 run "$B/chromatype" view tests/fonts/hostile-svg.ttf --unicodes=U+E200,U+E201,U+E202,U+E203,U+E204,U+E205,U+E206,U+E207,U+E208,U+E209,U+E20A,U+E20B,U+E20C,U+E20D,U+E20E,U+E20F,U+E210,U+E211 -o "$T/h.png"
 run "$B/chromatype" view tests/fonts/ct-svg.ttf --unicodes=U+E100,U+E101,U+E105,U+E107,U+E108,U+E109,U+E10C,U+E10D --font-palette=1 -o "$T/s.pdf"
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E000,U+E013,U+E029,U+E045 -o "$T/c.pdf"
+# animated SVG glyphs (SMIL sampled at a time), including the hostile one, on their own
+run "$B/chromatype" view tests/fonts/ct-svg-anim.ttf --unicodes=U+E500,U+E501,U+E503,U+E505,U+E506,U+E507 -o "$T/m.png"
+run "$B/chromatype" tests/lua/run.lua tests/lua/test_svg_anim.lua
 run "$B/chromatype" view tests/fonts/ct-cbdt.ttf --unicodes=U+E300,U+E301,U+E302 -o "$T/b.pdf"
 # spot inks: the PDF pass rewriting every stream and shading, and plates (gs runs outside valgrind)
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E005,U+E000,U+E001 --ink "Red=#e02020" --ink "Blue=#2040e0" --ink "Gold=#f0c000,overprint" --plates "$T/plates" -o "$T/i.pdf"

@@ -61,6 +61,12 @@ ct_canvas_t *ct_canvas_create(double width, double height, ct_error_t *err) {
   return c;
 }
 
+void ct_canvas_set_time(ct_canvas_t *c, double seconds) {
+  if (c) c->time = isfinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
+double ct_canvas_get_time(const ct_canvas_t *c) { return c ? c->time : 0; }
+
 ct_canvas_t *ct_canvas_reference(ct_canvas_t *c) {
   if (c) c->ref++;
   return c;
@@ -326,6 +332,7 @@ static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_s
   op->u.glyphs.palette = pal;
   op->u.glyphs.scale = style->size / font->upem;
   op->u.glyphs.items = items;
+  op->u.glyphs.time = c->time;
   *out = op;
   return CT_OK;
 
@@ -577,11 +584,13 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       ctx.palette = &op->u.glyphs.palette->pal;
       ctx.inks = inks;
       ctx.ninks = ninks;
+      /* animated SVG glyphs are cached per time, the others once for all times */
+      ctx.time = g->paint->animated ? op->u.glyphs.time : 0;
       /* sprites are drawn without inks: with them, glyphs are drawn anew */
       if (raster && !ninks && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
         ct_sprite_cache_t *sc = ct_font_sprites(ctx.font);
         if (sc && ct_sprite_draw(sc, cr, ctx.font, g->paint, op->u.glyphs.palette, g->x, g->y,
-                                 op->u.glyphs.scale))
+                                 op->u.glyphs.scale, ctx.time))
           continue;
       }
       /* font units (y up) at the pen position (points, y down) */
@@ -589,7 +598,7 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       cairo_translate(cr, g->x, g->y);
       cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
       if (pictures && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
-        cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette);
+        cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette, ctx.time);
         if (rec) {
           cairo_set_source_surface(cr, rec, 0, 0);
           cairo_paint(cr);

@@ -61,6 +61,7 @@ typedef struct {
       char             *text;      /* the UTF-8 text shaped (NULL: glyphs or a tree alone) */
       size_t            text_len;
       int               rtl;       /* clusters run backwards */
+      double            time;      /* seconds: SVG animations are sampled at it */
     } glyphs;
     struct { ct_image_t *image; double x, y, w, h; ct_fit_t fit; } image;   /* the box */
   } u;
@@ -103,6 +104,7 @@ struct ct_canvas {
   unsigned          nimages, capimages;
   ct_ink_t          inks[CT_MAX_INKS];  /* spot inks the canvas's PDFs are printed with */
   unsigned          ninks;
+  double            time;              /* for the glyphs drawn next (ct_canvas_set_time) */
 };
 
 struct ct_picture_cache;

@@ -95,6 +95,20 @@
 #define CT_MAX_SVG_DEPTH 200u
 #endif
 
+/* SMIL animation kept in SVG glyph documents (smil.c): animation elements per document
+   (more are removed), the largest time in seconds (dur, each begin and end offset,
+   repeatDur, dur x repeatCount: an element beyond it is removed), and the most items of
+   values, keyTimes and keySplines. */
+#ifndef CT_MAX_SVG_ANIMATIONS
+#define CT_MAX_SVG_ANIMATIONS 256u
+#endif
+#ifndef CT_MAX_SVG_ANIM_TIME
+#define CT_MAX_SVG_ANIM_TIME 3600.0
+#endif
+#ifndef CT_MAX_SVG_ANIM_VALUES
+#define CT_MAX_SVG_ANIM_VALUES 256u
+#endif
+
 /* Largest OT-SVG glyph document written from a paint tree (svgwrite.c), in bytes. */
 #ifndef CT_MAX_SVG_WRITE_SIZE
 #define CT_MAX_SVG_WRITE_SIZE (4u * 1024u * 1024u)

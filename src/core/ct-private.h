@@ -99,8 +99,12 @@ ct_rgba_t ct_palette_color(const ct_resolved_palette_t *pal, const ct_color_t *c
    warning is queued); its drawing; the per-font table cache. */
 typedef struct ct_svg_table ct_svg_table_t;
 ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid);
+/* ct_svg_render samples the glyph's SMIL animations at `time` seconds (glyphs without
+   animations draw the same at any time). */
 int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *glyph, int layer,
-                  const ct_resolved_palette_t *pal);
+                  const ct_resolved_palette_t *pal, double time);
+/* Whether the glyph's document has SMIL animations (kept by the sanitizer). */
+int ct_svg_glyph_is_animated(const ct_svg_glyph_t *glyph);
 void ct_svg_table_destroy(ct_svg_table_t *table);
 ct_svg_glyph_t *ct_svg_glyph_reference(ct_svg_glyph_t *glyph);
 void ct_svg_glyph_destroy(ct_svg_glyph_t *glyph);
@@ -112,6 +116,27 @@ unsigned ct_svg_glyph_get_gid(const ct_svg_glyph_t *glyph);
    filled; `what` receives what was removed ("" if nothing), for a warning. */
 char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *out_len, char *why,
                               size_t whylen, char *what, size_t whatlen);
+
+/* smil.c: SMIL animation in SVG glyph documents (animate, set, animateTransform,
+   animateColor).  Nodes and documents are libxml2's.
+   ct_smil_is_animation: whether the node is one of those elements.
+   ct_smil_check (the sanitizer): 1 to keep the element (attributes it has no use for
+   removed, begin/end lists cut to their time offsets: *changed set when it changed it), 0
+   to remove it, with `why` filled (attributeName not animatable, a non-local href, begin
+   without a usable offset, times over CT_MAX_SVG_ANIM_TIME, lists over
+   CT_MAX_SVG_ANIM_VALUES).
+   ct_smil_sample: the document made static at `t` seconds: each animated attribute set to
+   its value at t (CSS properties into the style attribute), every animation element
+   removed; returns how many there were.
+   ct_smil_duration: the simple duration of the animations below `node` (the latest begin +
+   dur x repeatCount, an indefinite repeat counted once), 0 when none; *count (may be
+   NULL) receives how many there are. */
+struct _xmlNode;
+struct _xmlDoc;
+int    ct_smil_is_animation(const struct _xmlNode *node);
+int    ct_smil_check(struct _xmlNode *anim, char *why, size_t whylen, int *changed);
+int    ct_smil_sample(struct _xmlDoc *doc, double t);
+double ct_smil_duration(const struct _xmlNode *node, unsigned *count);
 
 /* svgwrite.c: a glyph's paint tree as an OT-SVG glyph document (the em square, y down,
    baseline at 0) whose drawing element is id="glyphN". */
@@ -162,6 +187,7 @@ typedef struct {
   unsigned                     depth;
   unsigned                     work;
   int                          limit_hit;
+  double                       time;      /* seconds: SVG glyphs sample their animations at it */
 } ct_draw_ctx_t;
 
 /* The box (x0, y0, x1, y1, in `cr`'s device space) that a tree can paint, drawn with the

@@ -25,6 +25,7 @@ static ct_paint_t *node_new(ct_paint_kind_t kind) {
 static void add_cost(ct_paint_t *p, const ct_paint_t *child) {
   p->weight = child->weight > UINT32_MAX - p->weight ? UINT32_MAX : p->weight + child->weight;
   if (child->height + 1 > p->height) p->height = child->height + 1;
+  p->animated |= child->animated;
 }
 
 ct_paint_t *ct_paint_layers_create(unsigned capacity) {
@@ -117,6 +118,7 @@ ct_paint_t *ct_paint_svg_create(ct_svg_glyph_t *glyph, int layer) {
     p->u.svg.glyph = ct_svg_glyph_reference(glyph);
     p->u.svg.gid = ct_svg_glyph_get_gid(glyph);
     p->u.svg.layer = layer < 0 || (unsigned)layer >= ct_svg_glyph_get_layer_count(glyph) ? -1 : layer;
+    p->animated = ct_svg_glyph_is_animated(glyph) != 0;
   }
   return p;
 }

@@ -30,6 +30,7 @@ typedef struct {
   ct_palette_ref_t            *palref;
   double                       scale;     /* sprites: device pixels per font unit */
   int                          qx, qy;    /* sprites: subpixel phase, quarters */
+  double                       time;      /* SVG animations: 0 for trees without */
   cairo_surface_t             *surface;   /* NULL: drawn directly */
   int                          ox, oy;    /* sprites: offset from the pixel of the origin */
   int                          used;
@@ -39,6 +40,7 @@ typedef struct {
   entry_t *slots;
   unsigned cap, count;
   size_t   bytes;              /* sprites: the images' pixels */
+  size_t   anim_bytes;         /* sprites: those of animated glyphs (one per frame) */
   cairo_t *scratch;            /* for measuring trees */
 } table_t;
 
@@ -80,15 +82,17 @@ static int same_palette(const ct_resolved_palette_t *a, const ct_resolved_palett
 static uint64_t key_hash(const entry_t *k) {
   uint64_t h = mix64(mix64(k->pal_hash, (uint64_t)(uintptr_t)k->paint), (uint64_t)(uintptr_t)k->font);
   h = mix64(h, dbits(k->scale));
+  h = mix64(h, dbits(k->time));
   return mix64(h, (uint64_t)(k->qx * 4 + k->qy));
 }
 
 static int same_key(const entry_t *a, const entry_t *b) {
-  return a->paint == b->paint && a->font == b->font && a->scale == b->scale && a->qx == b->qx &&
+  return a->paint == b->paint && a->font == b->font && a->scale == b->scale && a->time == b->time && a->qx == b->qx &&
          a->qy == b->qy && a->pal_hash == b->pal_hash && same_palette(a->pal, b->pal);
 }
 
-static void key_init(entry_t *k, const ct_font_t *font, const ct_paint_t *paint, ct_palette_ref_t *palref) {
+static void key_init(entry_t *k, const ct_font_t *font, const ct_paint_t *paint, ct_palette_ref_t *palref,
+                     double time) {
   if (!palref->hashed) {
     palref->hash = palette_hash(&palref->pal);
     palref->hashed = 1;
@@ -99,6 +103,7 @@ static void key_init(entry_t *k, const ct_font_t *font, const ct_paint_t *paint,
   k->pal_hash = palref->hash;
   k->pal = &palref->pal;
   k->palref = palref;
+  k->time = paint->animated && time != 0 ? time : 0;   /* static trees: one entry for all times */
 }
 
 static int table_init(table_t *t) {
@@ -209,12 +214,12 @@ void ct_picture_cache_destroy(ct_picture_cache_t *pc) {
 }
 
 cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, const ct_paint_t *paint,
-                                      ct_palette_ref_t *palref) {
+                                      ct_palette_ref_t *palref, double time) {
   entry_t key, *e;
   ct_draw_ctx_t ctx;
   double b[4];
 
-  key_init(&key, font, paint, palref);
+  key_init(&key, font, paint, palref, time);
   if ((e = table_find(&pc->t, &key))) return e->surface;
   if (!table_reserve(&pc->t)) return NULL;
   /* record the glyph in font units, y up, as ct_page_replay would draw it, bounded by what
@@ -224,6 +229,7 @@ cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, c
   ctx.palette = &palref->pal;
   ctx.inks = pc->inks;
   ctx.ninks = pc->ninks;
+  ctx.time = key.time;
   cairo_identity_matrix(pc->t.scratch);
   if (copyable(paint, 0, 0) && ct_render_bounds(pc->t.scratch, &ctx, paint, b)) {
     cairo_rectangle_t ext;
@@ -256,6 +262,7 @@ cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, c
 
 #define SPRITE_MAX_SIDE  512
 #define SPRITE_MAX_BYTES (32u << 20)   /* per font */
+#define SPRITE_MAX_ANIM_BYTES (8u << 20)   /* of which animated glyphs' (a sprite per frame) */
 
 ct_sprite_cache_t *ct_sprite_cache_create(void) {
   ct_sprite_cache_t *sc = malloc(sizeof *sc);
@@ -282,6 +289,7 @@ static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_re
   memset(&ctx, 0, sizeof ctx);
   ctx.font = font;
   ctx.palette = &palref->pal;
+  ctx.time = key->time;
   cairo_identity_matrix(t->scratch);
   cairo_translate(t->scratch, fx, fy);
   cairo_scale(t->scratch, key->scale, -key->scale);
@@ -294,6 +302,7 @@ static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_re
   h = (int)ceil(b[3]) + 1 - key->oy;
   bytes = (size_t)w * (size_t)h * 4;
   if (t->bytes + bytes > SPRITE_MAX_BYTES) return;
+  if (key->paint->animated && t->anim_bytes + bytes > SPRITE_MAX_ANIM_BYTES) return;
   key->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
   cr = cairo_create(key->surface);
   cairo_translate(cr, fx - key->ox, fy - key->oy);
@@ -301,6 +310,7 @@ static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_re
   ct_render_paint(cr, &ctx, key->paint);
   if (cairo_status(cr) == CAIRO_STATUS_SUCCESS) {
     t->bytes += bytes;
+    if (key->paint->animated) t->anim_bytes += bytes;
   } else {
     cairo_surface_destroy(key->surface);
     key->surface = NULL;
@@ -309,7 +319,7 @@ static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_re
 }
 
 int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
-                   ct_palette_ref_t *palref, double x, double y, double units) {
+                   ct_palette_ref_t *palref, double x, double y, double units, double time) {
   cairo_matrix_t m;
   double dx = x, dy = y, fx, fy;
   entry_t key, *e;
@@ -326,7 +336,7 @@ int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct
   if (fx >= 4) { ix++; fx = 0; }
   if (fy >= 4) { iy++; fy = 0; }
 
-  key_init(&key, font, paint, palref);
+  key_init(&key, font, paint, palref, time);
   key.scale = m.xx * units;
   key.qx = (int)fx;
   key.qy = (int)fy;

@@ -11,10 +11,11 @@ ct_picture_cache_t *ct_picture_cache_create(void);
 void ct_picture_cache_set_inks(ct_picture_cache_t *pc, const ct_ink_t *inks, unsigned ninks);
 void                ct_picture_cache_destroy(ct_picture_cache_t *pc);
 
-/* The recording of `paint` drawn in `font` units (y up) with the palette, made on first
-   use; NULL if it cannot be made (draw directly then).  Owned by the cache. */
+/* The recording of `paint` drawn in `font` units (y up) with the palette at `time` (SVG
+   animations; 0 for trees that have none, so they are recorded once), made on first use;
+   NULL if it cannot be made (draw directly then).  Owned by the cache. */
 cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, const ct_paint_t *paint,
-                                      ct_palette_ref_t *palref);
+                                      ct_palette_ref_t *palref, double time);
 
 /* Raster output: color glyphs rendered once per size and quarter-pixel phase into small
    images and copied after that (see picture.c). */
@@ -25,8 +26,9 @@ void               ct_sprite_cache_destroy(ct_sprite_cache_t *sc);
 
 /* Draws `paint` (font units, y up, `units` user units per font unit) with its origin at the
    user point (x, y) of `cr` from a sprite; 0 if it cannot (a rotated or skewed matrix, a
-   glyph too large): draw it directly then. */
+   glyph too large, the sprites of animated glyphs over their share of the memory): draw it
+   directly then.  `time` as for ct_picture_cache_get. */
 int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
-                   ct_palette_ref_t *palref, double x, double y, double units);
+                   ct_palette_ref_t *palref, double x, double y, double units, double time);
 
 #endif /* CT_PICTURE_H */

@@ -452,7 +452,7 @@ static void draw(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p) {
     draw_composite(cr, ctx, p);
     break;
   case CT_PAINT_SVG:
-    ct_svg_render(cr, ctx->font, p->u.svg.glyph, p->u.svg.layer, ctx->palette);
+    ct_svg_render(cr, ctx->font, p->u.svg.glyph, p->u.svg.layer, ctx->palette, ctx->time);
     break;
   case CT_PAINT_BITMAP:
     ct_bitmap_render(cr, p->u.bitmap.font ? p->u.bitmap.font : ctx->font, p->u.bitmap.gid);

@@ -3,8 +3,9 @@
 ** capped), parses it once with libxml2 (no network, no DTD, no entities: a DOCTYPE is
 ** refused), removes what the safe subset forbids, and cuts out each glyph with the
 ** definitions it references.  At draw time the palette is substituted for var(--colorN)
-** and currentColor (librsvg 2.54 resolves neither) and librsvg draws it.  SVG pictures
-** (image.c) go through the same parser and sanitizer.  Core layer.
+** and currentColor (librsvg 2.54 resolves neither), SMIL animations are sampled at the
+** time drawn (smil.c), and librsvg draws it.  SVG pictures (image.c) go through the same
+** parser and sanitizer.  Core layer.
 */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +45,8 @@ struct ct_svg_glyph {
   int       widened;       /* the root had no viewBox, width or height: one was added, see cut_glyph */
   unsigned  nlayers;       /* drawable children of the glyph element, each with an id */
   char    **layer_ids;
+  unsigned  nanims;        /* SMIL animation elements in `source` (0: a static glyph) */
+  double    duration;      /* their simple duration, seconds */
 };
 
 static const char *const drawable[] = {
@@ -192,10 +195,12 @@ fail:
 
 /* ---- the safe subset ---------------------------------------------------- */
 
+/* animate, set, animateTransform and animateColor are not here: glyphs keep them (checked
+   by ct_smil_check) and pictures lose them (see sanitize_node).  animateMotion is not
+   sampled, so it goes. */
 static const char *const forbidden[] = {
-  "script", "foreignObject", "iframe", "audio", "video", "canvas", "animate", "animateMotion",
-  "animateTransform", "animateColor", "set", "cursor", "font", "font-face", "discard", "handler",
-  "listener", "include", NULL
+  "script", "foreignObject", "iframe", "audio", "video", "canvas", "animateMotion", "cursor",
+  "font", "font-face", "discard", "handler", "listener", "include", NULL
 };
 
 /* OT-SVG also forbids text and links in glyphs; pictures (canvas:image) keep them. */
@@ -278,9 +283,10 @@ static char *scrub_css(const char *css, int *changed) {
 
 typedef struct {
   unsigned elements, removed;
+  unsigned animations;  /* SMIL animation elements kept */
   int      too_many;
   int      picture;     /* an image file, not a glyph document: text and links stay */
-  char     what[160];   /* the first things removed, for the warning */
+  char     what[400];   /* the first things removed, for the warning */
 } sanitize_t;
 
 static void removed(sanitize_t *s, const char *kind, const xmlChar *name) {
@@ -356,6 +362,53 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
       xmlFreeNode(node);
       return;
     }
+    if (ct_smil_is_animation(node)) {
+      /* glyphs keep checked SMIL animation, up to CT_MAX_SVG_ANIMATIONS; pictures are
+         drawn static */
+      char why[160], kind[200];
+      int changed = 0;
+      if (s->picture) {
+        removed(s, "<", node->name);
+        xmlUnlinkNode(node);
+        xmlFreeNode(node);
+        return;
+      }
+      if (s->animations >= CT_MAX_SVG_ANIMATIONS) {   /* noted once */
+        if (s->animations++ == CT_MAX_SVG_ANIMATIONS) {
+          snprintf(kind, sizeof kind, "animations past the limit of %u", CT_MAX_SVG_ANIMATIONS);
+          removed(s, "", (const xmlChar *)kind);
+        } else
+          s->removed++;
+        xmlUnlinkNode(node);
+        xmlFreeNode(node);
+        return;
+      }
+      if (ct_smil_check(node, why, sizeof why, &changed)) why[0] = '\0';
+      if (why[0] || sanitize_attrs(node, s)) {
+        if (why[0]) {
+          snprintf(kind, sizeof kind, "<%s> (%s)", (const char *)node->name, why);
+          removed(s, "", (const xmlChar *)kind);
+          xmlUnlinkNode(node);
+          xmlFreeNode(node);
+        }
+        return;
+      }
+      if (changed) {
+        snprintf(kind, sizeof kind, "event times or attributes of <%s>", (const char *)node->name);
+        removed(s, "", (const xmlChar *)kind);
+      }
+      s->animations++;
+      {
+        /* an animation element has no children worth keeping */
+        xmlNodePtr c = node->children, next;
+        for (; c; c = next) {
+          next = c->next;
+          xmlUnlinkNode(c);
+          xmlFreeNode(c);
+        }
+      }
+      return;
+    }
     if (xmlStrcmp(node->name, (const xmlChar *)"style") == 0) {   /* a style sheet */
       xmlChar *css = xmlNodeGetContent(node);
       if (css) {
@@ -395,6 +448,53 @@ static void index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
   }
 }
 
+/* libxml2's push parser, in chunks: libxml2 2.9 refuses a document parsed from memory
+   once it is 10 MB in ("Huge input lookup") unless XML_PARSE_HUGE lifts every limit; fed
+   in chunks, its buffer stays small and the other limits stay on.  No network, no
+   entities, no DTD.  Returns 1 with *out set (NULL when empty), or 0 with `why` filled. */
+static int push_parse(const uint8_t *bytes, size_t len, const char *name, xmlDocPtr *out, char *why,
+                      size_t whylen) {
+  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
+  xmlParserCtxtPtr ctx;
+  xmlDocPtr x;
+  size_t done = 0;
+  int ok;
+#if LIBXML_VERSION >= 21300
+  opts |= XML_PARSE_NO_XXE;
+#endif
+  *out = NULL;
+  ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, name);
+  if (!ctx) {
+    snprintf(why, whylen, "out of memory");
+    return 0;
+  }
+  xmlCtxtUseOptions(ctx, opts);
+  while (done < len && ctx->wellFormed) {
+    size_t n = len - done > 65536 ? 65536 : len - done;
+    xmlParseChunk(ctx, (const char *)bytes + done, (int)n, 0);
+    done += n;
+  }
+  if (ctx->wellFormed) xmlParseChunk(ctx, NULL, 0, 1);
+  ok = ctx->wellFormed;
+  x = ctx->myDoc;
+  ctx->myDoc = NULL;
+  if (!ok) {
+    const xmlError *xe = xmlCtxtGetLastError(ctx);
+    const char *m = xe && xe->message ? xe->message : "parse error";
+    if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
+      snprintf(why, whylen, "elements nested deeper than 256 levels (line %d)", xe->line);
+    else
+      snprintf(why, whylen, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
+               (int)strcspn(m, "\n"), m);
+    xmlFreeParserCtxt(ctx);
+    if (x) xmlFreeDoc(x);
+    return 0;
+  }
+  xmlFreeParserCtxt(ctx);
+  *out = x;
+  return 1;
+}
+
 /* Parses an SVG document with libxml2 (inflated first when gzip-compressed, capped): no
    network, no DTD, no entities (a DOCTYPE is refused), the root must be <svg>; then removes
    what the safe subset forbids, noting it in `s`.  Returns the document, or NULL with `why`
@@ -412,45 +512,7 @@ static xmlDocPtr parse_safe(const uint8_t *bytes, size_t len, const char *name, 
     snprintf(why, whylen, "document of %zu bytes exceeds the limit of %u", len, CT_MAX_SVG_DOC_SIZE);
     goto refuse;
   }
-  {
-    /* The push parser, in chunks: libxml2 2.9 refuses a document parsed from memory
-       once it is 10 MB in ("Huge input lookup") unless XML_PARSE_HUGE lifts every
-       limit; fed in chunks, its buffer stays small and the other limits stay on. */
-    int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
-    xmlParserCtxtPtr ctx;
-    size_t done = 0;
-    int ok;
-#if LIBXML_VERSION >= 21300
-    opts |= XML_PARSE_NO_XXE;
-#endif
-    ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, name);
-    if (!ctx) {
-      snprintf(why, whylen, "out of memory");
-      goto refuse;
-    }
-    xmlCtxtUseOptions(ctx, opts);
-    while (done < len && ctx->wellFormed) {
-      size_t n = len - done > 65536 ? 65536 : len - done;
-      xmlParseChunk(ctx, (const char *)bytes + done, (int)n, 0);
-      done += n;
-    }
-    if (ctx->wellFormed) xmlParseChunk(ctx, NULL, 0, 1);
-    ok = ctx->wellFormed;
-    x = ctx->myDoc;
-    ctx->myDoc = NULL;
-    if (!ok) {
-      const xmlError *xe = xmlCtxtGetLastError(ctx);
-      const char *m = xe && xe->message ? xe->message : "parse error";
-      if (strstr(m, "Excessive depth"))   /* libxml2's own limit, 256 levels */
-        snprintf(why, whylen, "elements nested deeper than 256 levels (line %d)", xe->line);
-      else
-        snprintf(why, whylen, "not well-formed XML (line %d: %.*s)", xe ? xe->line : 0,
-                 (int)strcspn(m, "\n"), m);
-      xmlFreeParserCtxt(ctx);
-      goto refuse;
-    }
-    xmlFreeParserCtxt(ctx);
-  }
+  if (!push_parse(bytes, len, name, &x, why, whylen)) goto refuse;
   if (!x) {
     snprintf(why, whylen, "empty document");
     goto refuse;
@@ -515,7 +577,7 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
     return doc;
   }
   if (s.removed) {
-    char msg[400];
+    char msg[700];
     if (e->start == e->end)
       snprintf(msg, sizeof msg, "%s: glyph %u: SVG document: removed %s", font->name, e->start, s.what);
     else
@@ -703,6 +765,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   g->upem = font->upem;
   g->widened = widened;
   g->has_vars = has_palette_refs(g->source) != 0;
+  g->duration = ct_smil_duration(xmlDocGetRootElement(out), &g->nanims);
   {
     /* record the layer ids in order, from the copy in `out` */
     xmlNodePtr gl = NULL, k;
@@ -754,17 +817,59 @@ void ct_svg_glyph_destroy(ct_svg_glyph_t *g) {
 
 unsigned ct_svg_glyph_get_layer_count(const ct_svg_glyph_t *g) { return g->nlayers; }
 
-ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
+int ct_svg_glyph_is_animated(const ct_svg_glyph_t *g) { return g->nanims > 0; }
+
+/* The font's SVG table, its entry for `gid` and that entry's document (parsed), or NULL. */
+static svg_doc_t *doc_for(ct_font_t *font, unsigned gid) {
   const svg_entry_t *e;
+  if (!(font->color_formats & CT_COLOR_SVG)) return NULL;
+  if (!font->svg && !(font->svg = table_load(font))) return NULL;
+  if (!(e = find_entry(font->svg, gid))) return NULL;
+  return load_doc(font, font->svg, e);
+}
+
+unsigned ct_font_get_svg_animation(ct_font_t *font, int gid, double *duration) {
+  unsigned count = 0, i;
+  double d = 0;
+  if (duration) *duration = 0;
+  if (!font || !(font->color_formats & CT_COLOR_SVG)) return 0;
+  if (!font->svg && !(font->svg = table_load(font))) return 0;
+  if (gid >= 0) {
+    svg_doc_t *doc = doc_for(font, (unsigned)gid);
+    char why[256];
+    ct_svg_glyph_t *g;
+    if (!doc || !doc->doc || !(g = cut_glyph(font, doc, (unsigned)gid, why, sizeof why))) return 0;
+    count = g->nanims;
+    d = g->duration;
+    ct_svg_glyph_destroy(g);
+  } else {
+    for (i = 0; i < font->svg->count; i++) load_doc(font, font->svg, &font->svg->entries[i]);
+    for (i = 0; i < font->svg->ndocs; i++) {   /* each document once, however many entries */
+      unsigned n = 0;
+      double dd;
+      if (!font->svg->docs[i].doc) continue;
+      dd = ct_smil_duration(xmlDocGetRootElement(font->svg->docs[i].doc), &n);
+      count += n;
+      if (dd > d) d = dd;
+    }
+  }
+  if (duration) *duration = d;
+  return count;
+}
+
+double ct_font_get_svg_animation_duration(ct_font_t *font) {
+  double d = 0;
+  ct_font_get_svg_animation(font, -1, &d);
+  return d;
+}
+
+ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
   svg_doc_t *doc;
   ct_svg_glyph_t *g;
   ct_paint_t *p;
   char why[256] = "", msg[600];
 
-  if (!(font->color_formats & CT_COLOR_SVG)) return NULL;
-  if (!font->svg && !(font->svg = table_load(font))) return NULL;
-  if (!(e = find_entry(font->svg, gid))) return NULL;
-  if (!(doc = load_doc(font, font->svg, e))) return NULL;
+  if (!(doc = doc_for(font, gid))) return NULL;
   if (!doc->doc) {
     snprintf(msg, sizeof msg, "%s: glyph %u: SVG document refused: %s; drawing the plain outline",
              font->name, gid, doc->error ? doc->error : "?");
@@ -867,9 +972,31 @@ static uint64_t hash(const char *s, size_t n) {
   return h ^ n;
 }
 
-/* A librsvg handle for the glyph with the palette applied, cached by its text. */
-static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
-  char *text = g->has_vars ? substitute(g, pal) : NULL;
+/* The glyph's document (palette already substituted) made static at `time` (smil.c):
+   parsed again, sampled, written out.  A malloc'ed string, or NULL. */
+static char *sample_text(const char *src, size_t len, double time, size_t *out_len) {
+  xmlDocPtr x = NULL;
+  xmlChar *mem = NULL;
+  int n = 0;
+  char why[256], *out = NULL;
+  if (!push_parse((const uint8_t *)src, len, "glyph.svg", &x, why, sizeof why) || !x) return NULL;
+  ct_smil_sample(x, time);
+  xmlDocDumpMemory(x, &mem, &n);
+  xmlFreeDoc(x);
+  if (mem && n >= 0 && (out = malloc((size_t)n + 1))) {
+    memcpy(out, mem, (size_t)n);
+    out[n] = '\0';
+    *out_len = (size_t)n;
+  }
+  if (mem) xmlFree(mem);
+  return out;
+}
+
+/* A librsvg handle for the glyph with the palette applied (and, when it is animated,
+   sampled at `time`), cached by its text (and time). */
+static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal,
+                              double time) {
+  char *text = g->has_vars ? substitute(g, pal) : NULL, *sampled = NULL;
   const char *src = g->has_vars ? text : g->source;
   size_t len = src ? strlen(src) : 0;
   uint64_t key;
@@ -878,13 +1005,27 @@ static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const 
   GError *err = NULL;
   if (!src) return NULL;
   key = hash(src, len) ^ ((uint64_t)g->gid << 1);
+  if (g->nanims) {   /* static glyphs keep one handle whatever the time */
+    uint64_t bits;
+    if (time == 0) time = 0;   /* -0 */
+    memcpy(&bits, &time, sizeof bits);
+    key = (key ^ bits) * 1099511628211ull + 0x9e3779b97f4a7c15ull;
+  }
   for (i = 0; i < HANDLE_SLOTS; i++)
     if (t->handles[i].handle && t->handles[i].key == key) {
       free(text);
       return t->handles[i].handle;
     }
+  if (g->nanims) {
+    if (!(sampled = sample_text(src, len, time, &len))) {
+      free(text);
+      return NULL;
+    }
+    src = sampled;
+  }
   h = rsvg_handle_new_from_data((const guint8 *)src, len, &err);
   free(text);
+  free(sampled);
   if (!h) {
     if (err) g_error_free(err);
     return NULL;
@@ -899,13 +1040,13 @@ static RsvgHandle *handle_for(ct_svg_table_t *t, const ct_svg_glyph_t *g, const 
 /* Draws in font units, y up: the SVG's em square has y down with the baseline at 0.
    `layer` -1 draws the whole glyph in one call, else its drawable child number `layer`. */
 int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, int layer,
-                  const ct_resolved_palette_t *pal) {
+                  const ct_resolved_palette_t *pal, double time) {
   RsvgHandle *h;
   RsvgRectangle viewport;
   GError *err = NULL;
   char id[32];
   gboolean ok;
-  if (!font->svg || !(h = handle_for(font->svg, g, pal))) return 0;
+  if (!font->svg || !(h = handle_for(font->svg, g, pal, time))) return 0;
   viewport.x = 0;
   viewport.y = 0;
   viewport.width = g->upem;   /* a viewBox maps onto the em square */

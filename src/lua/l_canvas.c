@@ -73,7 +73,16 @@ static const char *num(lua_State *L, double v) {
 
 /* ---- creation ------------------------------------------------------------------ */
 
-static const char *const canvas_fields[] = { "width", "height", NULL };
+static const char *const canvas_fields[] = { "width", "height", "time", NULL };
+
+/* A time in seconds for SVG animations: finite, 0..1e9.  [-0, +0] */
+static double checktime(lua_State *L, int arg, const char *field, double t) {
+  if (!(t >= 0 && t <= 1e9)) {
+    if (field) lct_fielderror(L, arg, field, "%s s out of range (0 <= time <= 1e9)", num(L, t));
+    luaL_argerror(L, arg, lua_pushfstring(L, "time %s s out of range (0 <= time <= 1e9)", num(L, t)));
+  }
+  return t;
+}
 
 static double sidefield(lua_State *L, int arg, const char *name) {
   double v = lct_checknumfield(L, arg, name);
@@ -83,20 +92,23 @@ static double sidefield(lua_State *L, int arg, const char *name) {
   return v;
 }
 
-/* canvas{width=, height=} (points) -> Canvas; bad sizes raise */
+/* canvas{width=, height= (points), time= (seconds, SVG animations; 0)} -> Canvas; bad
+   sizes raise */
 static int l_canvas_new(lua_State *L) {
   lct_canvas_box *box;
-  double w, h;
+  double w, h, t;
   ct_error_t err;
   luaL_checktype(L, 1, LUA_TTABLE);
   lct_checkoptions(L, 1, canvas_fields, 0);
   w = sidefield(L, 1, "width");
   h = sidefield(L, 1, "height");
+  t = checktime(L, 1, "time", lct_optnumfield(L, 1, "time", 0));
   box = lua_newuserdatauv(L, sizeof *box, 0);
   memset(box, 0, sizeof *box);   /* closed until filled */
   luaL_setmetatable(L, CT_CANVAS_MT);
   if (!(box->canvas = ct_canvas_create(w, h, &err))) return lct_raise(L, &err);
   ct_canvas_set_warning_func(box->canvas, lct_collect_warning, box);   /* boxes do not move */
+  ct_canvas_set_time(box->canvas, t);
   return 1;
 }
 
@@ -112,6 +124,21 @@ static int l_canvas_size(lua_State *L) {
   lct_pushnum(L, ct_canvas_get_width(box->canvas));
   lct_pushnum(L, ct_canvas_get_height(box->canvas));
   return 2;
+}
+
+/* c:set_time(seconds): the time at which the glyphs drawn from now on sample the SMIL
+   animations of SVG glyphs (glyphs drawn before keep theirs); returns the canvas. */
+static int l_canvas_set_time(lua_State *L) {
+  lct_canvas_box *box = checkcanvas(L, 1);
+  ct_canvas_set_time(box->canvas, checktime(L, 2, NULL, luaL_checknumber(L, 2)));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* c:time() -> seconds */
+static int l_canvas_time(lua_State *L) {
+  lct_pushnum(L, ct_canvas_get_time(checkcanvas(L, 1)->canvas));
+  return 1;
 }
 
 static int l_canvas_page_count(lua_State *L) {
@@ -867,6 +894,8 @@ static const luaL_Reg canvas_methods[] = {
   { "page_boxes", l_canvas_page_boxes },
   { "page_count", l_canvas_page_count },
   { "size", l_canvas_size },
+  { "set_time", l_canvas_set_time },
+  { "time", l_canvas_time },
   { "write", l_canvas_write },
   { "rasterize", l_canvas_rasterize },
   { "stream", l_canvas_stream },

@@ -357,6 +357,21 @@ static unsigned checkgid(lua_State *L, int arg, ct_font_t *font) {
   return (unsigned)gid;
 }
 
+/* svg_animation([gid]) -> count, duration: the SMIL animation elements of glyph gid's SVG
+   document (of the whole font without gid) and their simple duration in seconds (the
+   latest begin + dur x repeatCount, an indefinite repeat once); 0, 0 when there are none.
+   What the sanitizer removed stays queued as the font's warnings (delivered when its
+   glyphs are drawn). */
+static int l_font_svg_animation(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  int gid = lua_isnoneornil(L, 2) ? -1 : (int)checkgid(L, 2, font);
+  double duration = 0;
+  unsigned count = ct_font_get_svg_animation(font, gid, &duration);
+  lua_pushinteger(L, (lua_Integer)count);
+  lct_pushnum(L, duration);
+  return 2;
+}
+
 static int l_font_glyph_name(lua_State *L) {
   ct_font_t *font = lct_checkfont(L, 1);
   unsigned gid = checkgid(L, 2, font);
@@ -534,6 +549,7 @@ static const luaL_Reg font_methods[] = {
   { "codepoints", l_font_codepoints },
   { "glyph_name", l_font_glyph_name },
   { "advance", l_font_advance },
+  { "svg_animation", l_font_svg_animation },
   { "alternates", l_font_alternates },
   { "features", l_font_features },
   { "shape", l_font_shape },

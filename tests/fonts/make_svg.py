@@ -19,6 +19,7 @@ Files written:
   ct-svg.ttf          OT-SVG + CPAL (2 palettes x 3 entries), one glyph per feature (U+E100..)
   hostile-svg.ttf     one adversarial SVG document per attack (U+E200..)
   hostile-svgz.ttf    a gzip bomb (>= 300 MiB inflated) + a normal gzipped document (U+E240..)
+  ct-svg-anim.ttf     OT-SVG glyphs with SMIL animation + CPAL, one per feature (U+E500..)
   ct-sbix.ttf         sbix, PNG strikes 64 and 128 ppem (U+E300..U+E302)
   ct-cbdt.ttf         CBDT/CBLC with the same PNGs (64 ppem: image format 17 / index format 1,
                       128 ppem: image format 18 / index format 3)
@@ -536,6 +537,97 @@ def build_hostile_svg():
     return to_bytes(fb.font)
 
 
+# ---------------------------------------------------------------- ct-svg-anim.ttf
+
+# CPAL of ct-svg-anim.ttf: entry 0 and 1 per palette (RRGGBBAA)
+ANIM_PALETTES = [["FF0000FF", "0000FFFF"], ["00C000FF", "C000C0FF"]]
+BAR = '<rect x="100" y="-400" width="600" height="100" fill="#000000">%s</rect>'
+
+
+def anim_hostile_body():
+    """Over the limits: absurd times, event begins, a forbidden attributeName, an external
+    href, 1000 values, empty and broken values on a gray square (that must stay gray:
+    red means an animation that should have gone took effect), then 300 animations of
+    the safe green square (the sanitizer keeps 256 in all)."""
+    parts = [
+        '<rect x="50" y="-700" width="100" height="100" fill="#808080">',
+        '<animate attributeName="fill" from="#ff0000" to="#ff0000" dur="99999s"/>',
+        '<animate attributeName="fill" from="#ff0000" to="#ff0000" dur="1s" begin="click"/>',
+        '<animate attributeName="fill" from="#ff0000" to="#ff0000" dur="1s" begin="ct-safe.end"/>',
+        '<animate attributeName="fill" from="#ff0000" to="#ff0000" dur="1s" repeatCount="1e9"/>',
+        '<set attributeName="href" to="file:///etc/hostname"/>',
+        '<animate attributeName="fill" to="#ff0000" dur="1s" href="file:///etc/hostname#x"/>',
+        '<animate attributeName="fill" values="%s" dur="2s"/>' % ";".join(["#ff0000"] * 1000),
+        '<animate attributeName="fill" values="" dur="2s"/>',
+        '<animate attributeName="fill" values=";;;" keyTimes="0;2" dur="2s"/>',
+        '<animateMotion path="M0 0 L100 100" dur="2s"/>',
+        '</rect>',
+        '<rect width="0" height="0"><animate attributeName="x" values="1e308;-1e308;NaN" dur="2s"/>',
+        '<animate attributeName="d" values="M 0 0 L 1e400 0;M 0 0 L 1 1" dur="2s"/></rect>',
+        '<rect id="ct-safe" x="150" y="-600" width="500" height="500" fill="#00a000">',
+    ]
+    parts += ['<animate attributeName="opacity" values="1;1" dur="%ds"/>' % (i % 7 + 1)
+              for i in range(300)]
+    parts.append('</rect>')
+    return "".join(parts)
+
+
+def ct_svg_anim_glyphs():
+    """[(code point, glyph name, body)]; glyph id = index + 2."""
+    A = []
+
+    def add(cp, name, body):
+        A.append((cp, name, body))
+
+    add(0xE500, "anim_fill",
+        '<rect x="50" y="-700" width="700" height="700" fill="#ff0000">'
+        '<animate attributeName="fill" from="#ff0000" to="#0000ff" dur="2s" fill="freeze"/></rect>')
+    add(0xE501, "anim_rotate", BAR % (
+        '<animateTransform attributeName="transform" type="rotate" from="0 400 -350" '
+        'to="90 400 -350" dur="2s" fill="freeze"/>'))
+    add(0xE502, "anim_set",
+        '<rect x="50" y="-700" width="700" height="700" fill="#808080">'
+        '<set attributeName="fill" to="#00a000" begin="1s"/></rect>')
+    add(0xE503, "anim_color",
+        '<rect x="50" y="-700" width="700" height="700" fill="#000000">'
+        '<animateColor attributeName="fill" values="#ff0000;#00ff00;#0000ff" keyTimes="0;0.25;1" '
+        'dur="2s" fill="freeze"/></rect>')
+    add(0xE504, "anim_repeat",
+        '<rect x="50" y="-700" width="700" height="700" fill="#ff0000">'
+        '<animate attributeName="fill" from="#000000" to="#ffffff" dur="1s" '
+        'repeatCount="indefinite"/></rect>')
+    add(0xE505, "anim_palette",
+        '<rect x="50" y="-700" width="700" height="700" fill="var(--color0, #ff0000)">'
+        '<animate attributeName="fill" values="var(--color0, #ff0000);var(--color1, #0000ff)" '
+        'dur="2s" fill="freeze"/></rect>')
+    add(0xE506, "anim_hostile", anim_hostile_body())
+    add(0xE507, "anim_spline",
+        '<rect x="50" y="-400" width="100" height="100" fill="#0000ff">'
+        '<animateTransform attributeName="transform" type="translate" values="0 0;400 0" '
+        'keyTimes="0;1" calcMode="spline" keySplines="0.42 0 0.58 1" dur="2s" fill="freeze"/></rect>')
+    add(0xE508, "anim_style",
+        '<rect x="50" y="-700" width="700" height="700" style="fill:#00ff00">'
+        '<animate attributeName="fill" from="#ff0000" to="#0000ff" dur="2s" fill="freeze"/></rect>')
+    return A
+
+
+def build_ct_svg_anim():
+    A = ct_svg_anim_glyphs()
+    glyphs = [(".notdef", 500, draw_notdef), ("space", 300, draw_empty)]
+    glyphs += [(name, ADVANCE, draw_box) for _, name, _ in A]
+    cmap = {0x20: "space"}
+    cmap.update({cp: name for cp, name, _ in A})
+    fb = build_base("Chromatype SVG Anim", "ChromatypeSVGAnim", glyphs, cmap,
+                    "OT-SVG glyphs with SMIL animation.")
+    docs = [(i + 2, i + 2, doc(i + 2, body), False) for i, (_, _, body) in enumerate(A)]
+    font = fb.font
+    font["SVG "] = svg_table(docs)
+    cpal = buildCPAL([[tuple(int(c[i:i + 2], 16) / 255 for i in (0, 2, 4, 6)) for c in p]
+                      for p in ANIM_PALETTES])
+    font["CPAL"] = cpal
+    return to_bytes(font)
+
+
 # ---------------------------------------------------------------- hostile-svgz.ttf
 
 BOMB_INFLATED = 320 * 1024 * 1024  # >= 300 MiB of padding
@@ -718,6 +810,7 @@ def main():
     write("ct-svg.ttf", build_ct_svg())
     write("hostile-svg.ttf", build_hostile_svg())
     write("hostile-svgz.ttf", build_hostile_svgz())
+    write("ct-svg-anim.ttf", build_ct_svg_anim())
     write("ct-sbix.ttf", build_sbix())
     write("ct-cbdt.ttf", build_cbdt())
 
