@@ -115,7 +115,7 @@ function M.animate(t)
   local ok, res, e = pcall(a.render, a, {
     frames = n, poster = t.poster, workers = t.workers, dpi = dpi, warning = deliver,
     draw = function(i)
-      local c = ct.canvas { width = w, height = h }
+      local c = ct.canvas { width = w, height = h, time = i / fps }   -- SVG glyphs: their SMIL at t
       if t.background then c:background(t.background) end
       t.draw(c, i / fps, i, n > 1 and i / (n - 1) or 0)
       return c

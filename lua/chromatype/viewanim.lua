@@ -5,8 +5,9 @@
 -- between, after the easing.  Names: a variation axis of the font (its tag), `size` (points),
 -- `tracking` (ems), `palette` (palettes by index or name, blended entry by entry in OKLab
 -- between two neighbours), `color` (the text color) and `background` (colors, in OKLab).
--- Every frame is what `view` draws as a still with those values, on a canvas as large as the
--- largest frame.
+-- Every frame is what `view` draws as a still with those values (and OT-SVG glyphs' own SMIL
+-- animations at the frame's time), on a canvas as large as the largest frame.  With no
+-- --animate, a font with animated SVG glyphs plays them, for their duration by default.
 -- @module chromatype.viewanim
 
 local ct = require "chromatype"
@@ -97,7 +98,6 @@ function M.parse(specs, font)
       tracks[#tracks + 1] = { name = name, kind = kind, stops = stops }
     end
   end
-  if #tracks == 0 then fail("nothing to animate") end
   return tracks
 end
 
@@ -152,7 +152,18 @@ end
 function M.view(t)
   local font, ferr = ct.open_font(t.font, (t.index or 0) > 0 and { index = t.index } or nil)
   if not font then error(ferr, 0) end
-  local tracks = M.parse(t.animate, font)
+  local tracks = M.parse(t.animate or {}, font)
+  -- the SVG animations of the glyphs drawn (not of the whole font)
+  local svg_count, svg_duration = 0, 0
+  for _, g in ipairs(font:shape(t.text, { features = t.features, script = t.script, language = t.language,
+    direction = t.direction })) do
+    local c, d = font:svg_animation(g.gid)
+    svg_count, svg_duration = svg_count + c, math.max(svg_duration, d)
+  end
+  if #tracks == 0 and svg_count == 0 then
+    error(("view: %s is an animation: say what moves with --animate (e.g. --animate wght=100:900); "
+      .. "%s has no SVG glyph animations to play"):format(t.output, t.font), 0)
+  end
   local ease = animate.ease[(t.ease or "linear"):gsub("-", "_")]
   if t.ease and t.ease:match("^steps%(") then
     local n = math.tointeger(tonumber(t.ease:match("^steps%((%d+)%)$")))
@@ -165,7 +176,8 @@ function M.view(t)
   local fps = t.fps or 30
   local n = t.frames
   if not n then
-    local d = t.duration or 3
+    -- the glyphs' own SMIL animations, played whole, when nothing else says how long
+    local d = t.duration or (svg_duration > 0 and #tracks == 0 and math.min(svg_duration, 3600)) or 3
     n = math.max(1, math.floor(d * fps + 0.5))
   end
   local base_vars = variations_table(t.variations)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -33,6 +34,7 @@ static const char usage_view[] =
   "      --format=FMT           color format: auto, colr1, colr0, svg, bitmap, mono (mono = the\n"
   "                             plain base glyph in the text color; default: auto)\n"
   "      --dpi=N                PNG resolution (default: 72)\n"
+  "      --time=SECONDS         OT-SVG glyphs' SMIL animations at this time (default: 0)\n"
   "      --no-text-layer        PDF: leave out the invisible text that makes it copyable\n"
   "      --cmyk                 PDF: process colors in CMYK (ICC; spot inks kept), for print shops\n"
   "      --ink=NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]\n"
@@ -48,6 +50,8 @@ static const char usage_view[] =
 int cmd_view(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_view, NULL };
   anim_opts_t anim;
+  int animated, time_set = 0;
+  double seconds = 0;
   const char *fg_s = NULL, *bg_s = NULL, *dir_s = NULL, *fmt_s = NULL;
   const char *font_path = NULL, *text = NULL, *out = "-", *features = NULL, *variations = NULL;
   const char *palette = NULL, *script = NULL, *language = NULL, *custom = NULL;
@@ -153,6 +157,9 @@ int cmd_view(int argc, char **argv) {
     } else if (opt_is(&o, a, "--plates", 1)) {
       if (!o.value[0]) die(EXIT_USAGE, "--plates needs a directory");
       wo.plates = o.value;
+    } else if (opt_is(&o, a, "--time", 1)) {
+      seconds = parse_double("--time", o.value, 0, 3600);
+      time_set = 1;
     } else if (take_anim_option(&o, a, &anim)) {
       /* --animate and the animation's options */
     } else {
@@ -173,13 +180,18 @@ int cmd_view(int argc, char **argv) {
   wo.format = ofmt;
   wo.inks = ninks ? inks : NULL;
   wo.ink_count = ninks;
-  if (anim.nspecs == 0 && ct_anim_format_from_path(out) != CT_ANIM_AUTO &&
-      ct_anim_format_from_path(out) != CT_ANIM_APNG)
-    die(EXIT_USAGE, "view: %s is an animation: say what moves with --animate (e.g. --animate wght=100:900)", out);
-  if (anim.nspecs && (ninks || wo.plates || wo.cmyk || wo.no_text_layer || wo.inks_only || wo.overprint || ofmt))
+  /* an animation: --animate, or a file only animations are written to (.webp, .gif, ...: a
+     font with animated SVG glyphs plays them) */
+  {
+    size_t n = strlen(out);
+    int png = n >= 4 && strcasecmp(out + n - 4, ".png") == 0 && !strchr(out, '%');   /* a still, or APNG */
+    animated = anim.nspecs > 0 || (ct_anim_format_from_path(out) != CT_ANIM_AUTO && !png);
+  }
+  if (animated && time_set) die(EXIT_USAGE, "view: --time is for stills (an animation's frames have their own)");
+  if (animated && (ninks || wo.plates || wo.cmyk || wo.no_text_layer || wo.inks_only || wo.overprint || ofmt))
     die(EXIT_USAGE, "view: --animate writes an animation; the PDF options and --output-format do not apply");
   if (PARSE_ONLY) return 0;
-  if (anim.nspecs) {
+  if (animated) {
     view_req_t v;
     int rc;
     memset(&v, 0, sizeof v);
@@ -226,6 +238,7 @@ int cmd_view(int argc, char **argv) {
   canvas = ct_canvas_create(width, height, &err);
   if (!canvas) die(1, "%s", err.message);
   ct_canvas_set_warning_func(canvas, warn_stderr, NULL);
+  ct_canvas_set_time(canvas, seconds);
   if (background.a > 0 && ct_canvas_fill_background(canvas, background, &err) != CT_OK)
     die(1, "%s", err.message);
   if (ct_canvas_draw_text(canvas, font, text, strlen(text), &style, margin[3], margin[0] + asc, NULL,

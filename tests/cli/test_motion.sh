@@ -94,6 +94,40 @@ EOF
   ); then ok; else bad "PIL: $out"; fi
 fi
 
+# ---- OT-SVG glyphs' own SMIL animations, sampled per frame ------------------------------------------
+SVGA=tests/fonts/ct-svg-anim.ttf
+FILL_ROT=$(printf '\356\224\200\356\224\201')   # U+E500 fill red -> blue over 2 s, U+E501 a bar turning 90 degrees
+expect 0 "" "$CT" view "$SVGA" "$FILL_ROT" --font-size 100 --fps 10 -o "$T/svg.apng"
+expect 0 "" "$CT" view "$SVGA" "$FILL_ROT" --font-size 100 -o "$T/svg0.png"
+expect 0 "" "$CT" view "$SVGA" "$FILL_ROT" --font-size 100 --time 1 -o "$T/svg1.png"
+expect 2 "for stills" "$CT" view "$SVGA" "$FILL_ROT" --time 1 -o "$T/svg.webp"
+if [ "$have_py" = 1 ]; then
+  if out=$($PY - "$T" <<'EOF' 2>&1
+import sys
+from PIL import Image, ImageChops
+t = sys.argv[1]
+assert Image.open(t + "/svg.apng").n_frames == 20   # the glyphs' own duration, 2 s, at 10 fps
+def frame(k):          # a fresh reader per frame: PIL 9.4 cannot seek an APNG backwards
+    im = Image.open(t + "/svg.apng")
+    im.seek(k)
+    return im.convert("RGBA")
+for k, still in ((0, "svg0.png"), (10, "svg1.png")):
+    f = frame(k)
+    s = Image.open("%s/%s" % (t, still)).convert("RGBA")
+    assert ImageChops.difference(f, s).getbbox() is None, (k, still)
+    # the fill glyph's middle: red at 0 s, the midpoint (sRGB, as SMIL interpolates) at 1 s
+    r, g, b, _ = f.getpixel((16 + 50, f.height // 2))
+    want = (255, 0, 0) if k == 0 else (128, 0, 128)
+    assert max(abs(r - want[0]), abs(g - want[1]), abs(b - want[2])) <= 2, (k, (r, g, b))
+a, z = frame(0).convert("RGB"), frame(10).convert("RGB")
+# the bar of the second glyph turned: its pixels are elsewhere at 1 s
+assert ImageChops.difference(a.crop((a.width // 2, 0, a.width, a.height)),
+                             z.crop((z.width // 2, 0, z.width, z.height))).getbbox() is not None
+print("ok")
+EOF
+  ); then ok; else bad "SVG animation frames: $out"; fi
+fi
+
 # ---- ffprobe reads the frame counts and durations --------------------------------------------------
 if command -v ffprobe > /dev/null 2>&1; then
   for ext in apng webp; do
@@ -167,7 +201,7 @@ expect 2 "bad value '1000' for --fps" "$CT" view "$VAR" x --animate SWPS=0:1 --f
 expect 2 "bad value '0' for --frames" "$CT" view "$VAR" x --animate SWPS=0:1 --frames 0 -o "$o"
 expect 2 "bad value '200000' for --frames" "$CT" view "$VAR" x --animate SWPS=0:1 --frames 200000 -o "$o"
 expect 2 "not both" "$CT" view "$VAR" x --animate SWPS=0:1 --frames 3 --duration 1 -o "$o"
-expect 2 "is an animation: say what moves" "$CT" view "$VAR" x -o "$o"
+expect 1 "is an animation: say what moves.*no SVG glyph animations" "$CT" view "$VAR" x -o "$o"
 expect 2 "written to a file" "$CT" view "$VAR" x --animate SWPS=0:1
 expect 2 "NAME=FROM:TO expected" "$CT" view "$VAR" x --animate SWPS -o "$o"
 expect 1 "which animation format" "$CT" view "$VAR" x --animate SWPS=0:1 -o "$T/bad.tiff"
