@@ -617,6 +617,8 @@ typedef struct {
   unsigned loop;       /* times to play; 0 (default): forever */
   int      quality;    /* WebP: -1 lossless (default), else 0..100 */
   int      effort;     /* WebP: 0 (default, fastest) .. 6 (smallest file) */
+  int      dither;     /* GIF: error diffusion to the shared palette (default 0: nearest color) */
+  ct_rgba_t matte;     /* video (no alpha): what transparent pixels show (default opaque white) */
 } ct_anim_options_t;
 
 void ct_anim_options_init(ct_anim_options_t *opts);
@@ -647,6 +649,13 @@ ct_status_t ct_anim_add_encoded(ct_anim_t *anim, const unsigned char *data, size
                                 ct_error_t *err);
 unsigned ct_anim_get_frame_count(const ct_anim_t *anim);
 void     ct_anim_get_size(const ct_anim_t *anim, int *width, int *height);
+/* Formats with one palette for the whole animation (GIF) make it from sample frames shown
+   before the frames are added (else from the first frame).  ct_anim_get_sample_frames puts
+   in `frames` (at most `max`) the numbers of the frames worth showing among `count`, and
+   returns how many (0: the format takes none); ct_anim_add_sample shows one, as straight
+   RGBA of the animation's size.  ct_anim_render does both by itself. */
+unsigned    ct_anim_get_sample_frames(const ct_anim_t *anim, unsigned count, unsigned *frames, unsigned max);
+ct_status_t ct_anim_add_sample(ct_anim_t *anim, const unsigned char *rgba, ct_error_t *err);
 
 /* Frames drawn on every core (animfarm.c).  `draw` fills `rgba` (the animation's width x
    height, straight RGBA) with frame `frame`; with more than one worker it is called in

@@ -18,6 +18,7 @@ local M = {}
 
 local FIELDS = { width = true, height = true, fps = true, duration = true, frames = true, draw = true,
   output = true, dpi = true, loop = true, quality = true, effort = true, format = true, background = true, poster = true,
+  dither = true, matte = true,
   workers = true }
 
 local function argerr(msg) error(("bad argument #1 to 'animate' (%s)"):format(msg), 3) end
@@ -60,7 +61,9 @@ end
 --- Writes one animation (see the module's description); returns true, or nil and a message.
 --- Other options: `dpi` (72: a point is a pixel), `loop` (times to play, 0 = forever),
 --- `quality` (WebP: 0..100 lossy; default lossless), `effort` (WebP: 0 fastest, the default,
---- to 6 smallest), `format` ("apng", "webp", "frames"),
+--- to 6 smallest; video: 0..100 maps to the encoder's quality), `format` ("apng", "webp", "gif",
+--- "frames", "video"), `dither` (GIF: error diffusion to the shared palette), `matte` (video,
+--- which has no transparency: the color under transparent pixels, white by default),
 --- `background` (a color each frame starts from), `poster` (APNG: the frame readers without
 --- animation show, by number), `workers` (processes drawing frames: 0, the default, one per
 --- core; 1 draws them all in this process).  Errors in `draw` raise, after the unfinished file is removed.
@@ -91,6 +94,7 @@ function M.animate(t)
   local dpi = t.dpi or 72
   if type(dpi) ~= "number" or not (dpi > 0 and dpi <= 9600) then argerr("dpi: out of range") end
   if t.background ~= nil and not palette.color(t.background) then argerr("background: bad color") end
+  if t.matte ~= nil and not palette.color(t.matte) then argerr("matte: bad color") end
   if t.poster ~= nil and (math.type(t.poster) ~= "integer" or t.poster < 0 or t.poster >= n) then
     argerr(("poster: a frame number from 0 to %d expected"):format(n - 1))
   end
@@ -99,7 +103,7 @@ function M.animate(t)
   end
   local pw, ph = math.ceil(w * dpi / 72 - 1e-6), math.ceil(h * dpi / 72 - 1e-6)
   local a, err = core.animation(t.output, { width = pw, height = ph, fps = fps, frames = n, loop = t.loop,
-    quality = t.quality, effort = t.effort, format = t.format })
+    quality = t.quality, effort = t.effort, format = t.format, dither = t.dither, matte = t.matte })
   if not a then return nil, err end
 
   -- Each frame is drawn on a fresh canvas by `draw` and rasterized, in worker processes (one

@@ -152,6 +152,9 @@ end
 function M.view(t)
   local font, ferr = ct.open_font(t.font, (t.index or 0) > 0 and { index = t.index } or nil)
   if not font then error(ferr, 0) end
+  if t.matte and not palette.color(t.matte) then
+    error(("view: --matte: bad color '%s' (expected #RRGGBB, #RRGGBBAA or #RGB)"):format(t.matte), 0)
+  end
   local tracks = M.parse(t.animate or {}, font)
   -- the SVG animations of the glyphs drawn (not of the whole font)
   local svg_count, svg_duration = 0, 0
@@ -234,7 +237,7 @@ function M.view(t)
 
   local ok, err = animate.animate {
     width = w, height = h, fps = fps, frames = n, output = t.output, dpi = t.dpi or 72, loop = t.loop,
-    quality = t.quality, effort = t.effort, poster = t.poster, workers = t.workers, dither = t.dither,
+    quality = t.quality, effort = t.effort, poster = t.poster, workers = t.workers, dither = t.dither, matte = t.matte,
     draw = function(c, _, i)
       local v = at(i)
       if select(4, ct.parse_color(v.background)) > 0 then c:background(v.background) end

@@ -26,6 +26,7 @@ const char anim_usage[] =
   "      --quality=Q            WebP: lossy at quality 0..100 (default: lossless); video: 0..100\n"
   "      --effort=N             WebP: 0 (fastest, default) to 6 (smallest)\n"
   "      --dither               GIF: error-diffusion dithering to the shared palette\n"
+  "      --matte=COLOR          video: what transparent pixels show (default: white)\n"
   "      --jobs=N               processes drawing frames (default: one per core)\n";
 
 void anim_opts_init(anim_opts_t *a) {
@@ -57,6 +58,8 @@ int take_anim_option(opts_t *o, const char *arg, anim_opts_t *a) {
     a->effort = parse_long("--effort", o->value, 0, 6);
   } else if (opt_is(o, arg, "--dither", 0)) {
     a->dither = 1;
+  } else if (opt_is(o, arg, "--matte", 1)) {
+    a->matte = o->value;
   } else if (opt_is(o, arg, "--jobs", 1) || opt_is(o, arg, "-j", 1)) {
     a->jobs = parse_long("--jobs", o->value, 1, 64);
   } else {
@@ -99,6 +102,7 @@ void push_anim_opts(lua_State *L, const anim_opts_t *a) {
   set_int(L, "poster", a->poster);
   set_int(L, "workers", a->jobs);
   set_str(L, "ease", a->ease);
+  set_str(L, "matte", a->matte);
   if (a->dither) {
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "dither");

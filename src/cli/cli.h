@@ -96,6 +96,7 @@ typedef struct {
   long        frames, loop, quality, effort, poster, jobs;   /* -1: unset */
   const char *ease;
   int         dither;
+  const char *matte;
 } anim_opts_t;
 
 void anim_opts_init(anim_opts_t *a);

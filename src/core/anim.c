@@ -1,7 +1,8 @@
 /*
 ** anim.c: animations written frame by frame, never held whole: APNG (our own chunk
 ** writer over zlib: libpng 1.6 has no APNG), animated WebP (libwebpmux's WebPAnimEncoder,
-** which keeps frames compressed), or one PNG per frame.  Frames are canvas pages rasterized
+** which keeps frames compressed), one PNG per frame, and GIF and video through the writers
+** of animwriters.h.  Frames are canvas pages rasterized
 ** as they come; the file goes to a temporary name and is renamed when finished, so a
 ** failure (a full disk, an error in a frame) leaves no half-written animation.  Core layer.
 */
@@ -18,7 +19,7 @@
 #include <webp/mux.h>
 #include <zlib.h>
 
-#include "ct-private.h"
+#include "animwriters.h"
 
 struct ct_anim {
   ct_anim_format_t  format;
@@ -36,6 +37,8 @@ struct ct_anim {
   WebPAnimEncoder  *webp;
   WebPConfig        webp_config;
   char            **written;         /* frames: the files written so far */
+  ct_gif_t         *gif;
+  ct_video_t       *video;
   int               failed;
 };
 
@@ -49,6 +52,7 @@ void ct_anim_options_init(ct_anim_options_t *o) {
   memset(o, 0, sizeof *o);
   o->fps = 30;
   o->quality = -1;
+  o->matte.r = o->matte.g = o->matte.b = o->matte.a = 1;
 }
 
 static int ends_with(const char *s, const char *suffix) {
@@ -259,12 +263,7 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
   f = opts->format ? opts->format : ct_anim_format_from_path(path);
   if (f == CT_ANIM_AUTO) {
     ct_set_error(err, CT_ERR_INVALID_ARG, "%s: which animation format? (the extension: .apng, .png, .webp, "
-                 "or a frames pattern such as frames/%%04d.png)", path);
-    return NULL;
-  }
-  if (f == CT_ANIM_GIF || f == CT_ANIM_VIDEO) {
-    ct_set_error(err, CT_ERR_INVALID_ARG, "%s: %s output is not written yet (APNG, WebP or PNG frames)",
-                 path, f == CT_ANIM_GIF ? "GIF" : "video");
+                 ".gif, .mp4, .webm, .mov, or a frames pattern such as frames/%%04d.png)", path);
     return NULL;
   }
   if (width < 1 || height < 1 || width > CT_MAX_IMAGE_SIDE || height > CT_MAX_IMAGE_SIDE ||
@@ -335,8 +334,15 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
     if (!WebPValidateConfig(&a->webp_config) || !(a->webp = WebPAnimEncoderNew(width, height, &eo))) goto nomem;
   } else if (f == CT_ANIM_FRAMES) {
     if (!(a->written = calloc((a->o.frames ? a->o.frames : 16) + 1, sizeof *a->written))) goto nomem;
+  } else if (f == CT_ANIM_GIF) {
+    if (!(a->gif = ct_gif_open(path, width, height, &a->o, err))) goto failed;
+  } else if (f == CT_ANIM_VIDEO) {
+    if (!(a->video = ct_video_open(path, width, height, &a->o, err))) goto failed;
   }
   return a;
+failed:
+  ct_anim_destroy(a);
+  return NULL;
 nomem:
   ct_anim_destroy(a);
   ct_set_error(err, CT_ERR_NOMEM, "out of memory");
@@ -429,8 +435,10 @@ ct_status_t ct_anim_add_rgba(ct_anim_t *a, const unsigned char *rgba, int poster
   ct_status_t st;
   if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
   if (rgba != a->rgba) memcpy(a->rgba, rgba, (size_t)a->width * a->height * 4);
-  if (a->format == CT_ANIM_FRAMES) {
-    st = write_frame_png(a, err);
+  if (a->format == CT_ANIM_FRAMES || a->format == CT_ANIM_GIF || a->format == CT_ANIM_VIDEO) {
+    st = a->format == CT_ANIM_GIF   ? ct_gif_add(a->gif, a->rgba, err)
+       : a->format == CT_ANIM_VIDEO ? ct_video_add(a->video, a->rgba, err)
+                                    : write_frame_png(a, err);
     if (st == CT_OK) a->count++;
     return st;
   }
@@ -495,6 +503,24 @@ ct_status_t ct_anim_add_canvas(ct_anim_t *a, ct_canvas_t *canvas, unsigned page,
   return ct_anim_add_rgba(a, a->rgba, poster, err);
 }
 
+unsigned ct_anim_get_sample_frames(const ct_anim_t *a, unsigned count, unsigned *frames, unsigned max) {
+  unsigned n, i;
+  if (a->format != CT_ANIM_GIF || a->count > 0 || count == 0) return 0;
+  n = count < CT_MAX_ANIM_SAMPLES ? count : CT_MAX_ANIM_SAMPLES;
+  if (n > max) n = max;
+  /* spread evenly, the first and the last frame included */
+  for (i = 0; i < n; i++) frames[i] = n == 1 ? 0 : (unsigned)((double)i * (count - 1) / (n - 1) + 0.5);
+  return n;
+}
+
+ct_status_t ct_anim_add_sample(ct_anim_t *a, const unsigned char *rgba, ct_error_t *err) {
+  if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
+  if (a->format != CT_ANIM_GIF) return CT_OK;   /* the others need none */
+  if (a->count > 0)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: sample frames come before the frames", a->path);
+  return ct_gif_sample(a->gif, rgba, err);
+}
+
 unsigned ct_anim_get_frame_count(const ct_anim_t *a) {
   return a->count;
 }
@@ -531,6 +557,10 @@ ct_status_t ct_anim_finish(ct_anim_t *a, ct_error_t *err) {
       st = ct_file_write_atomic(a->path, data.bytes, data.size, err);
     }
     WebPDataClear(&data);
+  } else if (a->format == CT_ANIM_GIF) {
+    st = ct_gif_finish(a->gif, err);
+  } else if (a->format == CT_ANIM_VIDEO) {
+    st = ct_video_finish(a->video, err);
   } else if (a->format == CT_ANIM_FRAMES) {
     unsigned i;
     for (i = 0; a->written && a->written[i]; i++) free(a->written[i]);
@@ -551,6 +581,8 @@ void ct_anim_destroy(ct_anim_t *a) {
   }
   free(a->written);
   if (a->webp) WebPAnimEncoderDelete(a->webp);
+  ct_gif_destroy(a->gif);
+  ct_video_destroy(a->video);
   free(a->tmp);
   free(a->rgba);
   free(a->zbuf);

@@ -196,6 +196,13 @@ ct_status_t ct_anim_render(ct_anim_t *a, unsigned count, int poster, const ct_an
   run.active = 1;
   run.fd = -1;
   run.farm = farm;
+  {
+    /* a GIF's palette: a few frames drawn here first, shown to the writer */
+    unsigned samples[CT_MAX_ANIM_SAMPLES], ns = ct_anim_get_sample_frames(a, count, samples, CT_MAX_ANIM_SAMPLES);
+    for (j = 0; st == CT_OK && j < ns; j++)
+      if ((st = farm->draw(farm->user, samples[j], rgba, err)) == CT_OK) st = ct_anim_add_sample(a, rgba, err);
+    if (st != CT_OK) goto done;
+  }
   if (w <= 1) {
     st = render_here(a, &p, farm, rgba, err);
     goto done;

@@ -136,6 +136,10 @@
 #ifndef CT_MAX_ANIM_FRAMES
 #define CT_MAX_ANIM_FRAMES 100000u
 #endif
+/* Sample frames a GIF's shared palette is made from. */
+#ifndef CT_MAX_ANIM_SAMPLES
+#define CT_MAX_ANIM_SAMPLES 8u
+#endif
 /* Worker processes drawing one animation's frames, and distinct warnings kept per render. */
 #ifndef CT_MAX_ANIM_WORKERS
 #define CT_MAX_ANIM_WORKERS 64u

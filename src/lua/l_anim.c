@@ -2,7 +2,8 @@
 ** l_anim.c: chromatype.Animation, the core's animation writer for Lua (bindings layer).
 ** chromatype.animate (ct.animate) drives it: one canvas per frame, added and dropped.
 **   local a = core.animation(path, { width = px, height = px, fps = 30, frames = N,
-**                                    loop = 0, quality = -1, format = "webp" })
+**                                    loop = 0, quality = -1, format = "webp", dither = false,
+**                                    matte = "#ffffff" })
 **   a:add(canvas [, { dpi = 72, poster = false }])   a:finish()   a:close()
 */
 #include <stdio.h>
@@ -36,7 +37,8 @@ static int l_anim__gc(lua_State *L) {
   return 0;
 }
 
-static const char *const anim_fields[] = { "width", "height", "fps", "frames", "loop", "quality", "effort", "format", NULL };
+static const char *const anim_fields[] = { "width", "height", "fps", "frames", "loop", "quality", "effort", "format",
+                                           "dither", "matte", NULL };
 static const char *const format_names[] = { "auto", "apng", "webp", "gif", "frames", "video", NULL };
 
 /* core.animation(path, opts) -> Animation | nil, msg, code */
@@ -57,6 +59,8 @@ static int l_animation(lua_State *L) {
   o.quality = (int)lct_optintfield(L, 2, "quality", -1, -1, 100);
   o.effort = (int)lct_optintfield(L, 2, "effort", 0, 0, 6);
   o.format = (ct_anim_format_t)lct_optenumfield(L, 2, "format", "auto", format_names);
+  o.dither = lct_optboolfield(L, 2, "dither", 0);
+  lct_optcolorfield(L, 2, "matte", &o.matte);
   if (w == 0 || h == 0) return luaL_argerror(L, 2, "width and height (pixels) are required");
   lct_check_file(L, "write", path);
   box = lua_newuserdatauv(L, sizeof *box, 0);
