@@ -1116,8 +1116,8 @@ function Document:write(path, opts)
   if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
   opts = opts or {}
   if M.is_animation(path) then return self:write_animation(path, opts) end
-  for _, k in ipairs({ "fps", "duration", "loop", "quality" }) do
-    if opts[k] ~= nil then fail(self, ("%s: for animations (.apng, .webp, .gif, .mp4, .webm or a %%d pattern); '%s' is a still")
+  for _, k in ipairs({ "fps", "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }) do
+    if opts[k] ~= nil then fail(self, ("%s: for animations (.apng, .webp, .gif, .mp4, .webm, .mov or a %%d pattern); '%s' is a still")
       :format(k, path)) end
   end
   local wo = {}
@@ -1168,17 +1168,24 @@ end
 --- or a frame pattern such as "frames/%04d.png"); .png, .pdf and .svg are stills.
 function M.is_animation(path)
   local ext = (path:match("%.(%w+)$") or ""):lower()
-  if ext == "apng" or ext == "webp" or ext == "gif" or ext == "mp4" or ext == "webm" then return true end
+  if ext == "apng" or ext == "webp" or ext == "gif" or ext == "mp4" or ext == "webm" or ext == "mov" then
+    return true
+  end
   return path:find("%%[0-9]*d") ~= nil
 end
 
-local ANIM_OPTS = { dpi = true, fps = true, duration = true, loop = true, quality = true, filters = true, seed = true }
+local ANIM_OPTS = { dpi = true, fps = true, duration = true, loop = true, quality = true, filters = true, seed = true,
+  effort = true, dither = true, matte = true, workers = true, poster = true }
+-- the options chromatype.animate takes as they are
+local ANIM_PASSED = { "quality", "effort", "dither", "matte", "workers", "poster" }
 
 --- Writes a one-page document as an animation (see M.is_animation for the formats): each
 --- frame i is laid out at t = i / fps with its animated values, its filters see the time
 --- (ctx.t, ctx.frame_number), and it is drawn through chromatype.animate.  Options: `fps`,
 --- `duration`, `loop` (the document's by default; the duration defaults to the end of its
---- last animation), `dpi` (72), `quality` (WebP), `filters`, `seed`.
+--- last animation), `dpi` (72), `filters`, `seed`, and those of chromatype.animate:
+--- `quality` (WebP, video), `effort` (WebP), `dither` (GIF), `matte` (video), `workers`,
+--- `poster` (APNG).
 -- @treturn true|nil, msg (nothing is left on disk on error)
 function Document:write_animation(path, opts)
   for k in pairs(opts) do
@@ -1209,12 +1216,14 @@ function Document:write_animation(path, opts)
   local pg = self.pages[1]
   local off = self.bleed + self.slug
   local anim = require "chromatype.animate"
-  return anim.animate { width = pg.width + 2 * off, height = pg.height + 2 * off, fps = fps, duration = dur,
-    output = path, dpi = opts.dpi, loop = loop, quality = opts.quality,
+  local t = { width = pg.width + 2 * off, height = pg.height + 2 * off, fps = fps, duration = dur,
+    output = path, dpi = opts.dpi, loop = loop,
     draw = function(c, t, frame, p)
       self:render { canvas = c, filters = opts.filters, seed = seed, total = dur,
         time = { t = t, frame_number = frame, fps = fps, duration = dur, progress = p } }
     end }
+  for _, k in ipairs(ANIM_PASSED) do t[k] = opts[k] end
+  return anim.animate(t)
 end
 
 M.Document, M.Page, M.Frame = Document, Page, Frame
@@ -1592,7 +1601,7 @@ end
 --   `inks`, `inks_only`, `overprint`, `plates` (see canvas:write)
 -- @treturn Canvas the canvas (every page), then `true` or `nil, msg` from canvas:write
 local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates", "at", "fps",
-  "duration", "loop", "quality" }
+  "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }
 function M.render(xml, name, out_path, opts)
   if type(xml) ~= "string" then
     error(("bad argument #1 to 'render' (string expected, got %s)"):format(type(xml)), 2)

@@ -11,10 +11,11 @@
 /* Reads the document (stdin for "-"), renders it to -o (default: DOC with .pdf; stdout
    for "-"); errors print one line. */
 static const char document_lua[] =
-  "local path, out, dpi, format, no_text, cmyk, inks, inks_only, overprint, plates, fps, duration, at, loop = ...\n"
+  "local path, out, dpi, format, no_text, cmyk, inks, inks_only, overprint, plates, fps, duration, at, loop, anim = ...\n"
   "local opts = { format = format, cmyk = cmyk or nil,\n"
   "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
-  "  plates = plates, duration = duration, at = at }\n"
+  "  plates = plates, duration = duration, at = at, quality = anim.quality, effort = anim.effort,\n"
+  "  dither = anim.dither, matte = anim.matte, workers = anim.workers, poster = anim.poster }\n"
   "if no_text then opts.text_layer = false end\n"
   "local function num(name, v)\n"
   "  if v == nil then return nil end\n"
@@ -33,7 +34,8 @@ static const char document_lua[] =
 static const char usage_document[] =
   "chromatype DOC.xml [-o OUT.pdf|OUT.png|-] [--dpi N] [--format pdf|png|svg] [--no-text-layer] [--cmyk] "
   "[--ink NAME=#RRGGBB[,...]]... [--inks-only] [--overprint] [--plates DIR] [-f FILTER] [--seed N] "
-  "[--at SECONDS]; animated: -o OUT.apng|OUT.webp|OUT-%04d.png [--fps N] [--duration SECONDS] [--loop N]";
+  "[--at SECONDS]; animated: -o OUT.apng|OUT.webp|OUT.gif|OUT.mp4|OUT-%04d.png [--fps N] [--duration SECONDS] "
+  "[--loop N] [--quality Q] [--effort N] [--dither] [--matte COLOR] [--poster N] [--jobs N]";
 
 int cmd_document(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_document, NULL };
@@ -43,7 +45,9 @@ int cmd_document(int argc, char **argv) {
   const char *specs[CT_MAX_INKS];   /* --ink, as given (checked by add_ink) */
   ct_ink_t inks[CT_MAX_INKS];
   unsigned ninks = 0, k;
+  anim_opts_t anim;
   int status, no_text = 0, cmyk = 0, inks_only = 0, overprint = 0;
+  anim_opts_init(&anim);
   for (o.i = 1; o.i < argc; o.i++) {
     const char *a = argv[o.i];
     if (opt_is(&o, a, "-o", 1) || opt_is(&o, a, "--output-file", 1)) out = o.value;
@@ -59,8 +63,13 @@ int cmd_document(int argc, char **argv) {
     else if (opt_is(&o, a, "--duration", 1)) duration = o.value;
     else if (opt_is(&o, a, "--at", 1)) at = o.value;
     else if (opt_is(&o, a, "--loop", 1)) loop = o.value;
-    else die(EXIT_USAGE, "unexpected argument '%s' (usage: %s)", a, usage_document);
+    else if (take_anim_option(&o, a, &anim)) {
+      /* the animation writer's options, as view takes them */
+    } else die(EXIT_USAGE, "unexpected argument '%s' (usage: %s)", a, usage_document);
   }
+  if (anim.nspecs || anim.frames >= 0 || anim.ease)
+    die(EXIT_USAGE, "a document says what moves with <animate> elements: --animate, --frames and --ease are "
+        "for `chromatype view`");
   if (plates && !plates[0]) die(EXIT_USAGE, "--plates needs a directory");
   if (PARSE_ONLY) return 0;
   set_home(argv[0]);
@@ -87,7 +96,9 @@ int cmd_document(int argc, char **argv) {
     if (duration) lua_pushstring(L, duration); else lua_pushnil(L);
     if (at) lua_pushstring(L, at); else lua_pushnil(L);
     if (loop) lua_pushstring(L, loop); else lua_pushnil(L);
-    status = lua_pcall(L, 14, 0, 0);
+    lua_newtable(L);
+    push_anim_opts(L, &anim);
+    status = lua_pcall(L, 15, 0, 0);
   }
   collect_inputs(L);
   if (status != LUA_OK) {

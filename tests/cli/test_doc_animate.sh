@@ -46,6 +46,9 @@ expect 0 "" "$CT" "$T/end.xml" -o "$T/end.png"
 expect 0 "" "$CT" "$T/move.xml" -o "$T/still.png"
 expect 0 "" "$CT" "$T/move.xml" -o "$T/at.png" --at 1.5s
 expect 0 "" "$CT" "$T/move.xml" -o "$T/move.pdf"
+# the writer's options, as view takes them
+expect 0 "" "$CT" "$T/move.xml" -o "$T/lossy.webp" --quality 60 --effort 2 --jobs 1
+expect 0 "" "$CT" "$T/move.xml" -o "$T/poster.apng" --poster 9 --jobs 3
 [ -f "$T/f-00.png" ] && [ -f "$T/f-09.png" ] && [ ! -f "$T/f-10.png" ] && ok || bad "PNG frames f-00..f-09"
 [ -f "$T/still.png" ] && ok || bad "an animated document to .png is a still"
 
@@ -75,11 +78,16 @@ print("webp-last", w[-1][0] == px(T + "/end.png"))
 print("moves", a[2][0] != a[0][0] and a[2][0] != a[-1][0])
 print("still", px(T + "/still.png") == a[0][0])
 print("at", px(T + "/at.png") == a[-1][0])
+l = frames(T + "/lossy.webp")
+print("lossy", len(l) == len(w), int(sum(d for _, d in l)))
+# PIL counts an APNG's default image, here the poster (the last frame), as frame 0
+p = frames(T + "/poster.apng")
+print("poster", [f for f, _ in p[1:]] == [f for f, _ in a], p[0][0] == a[-1][0])
 print("pattern", px(T + "/f-09.png") == a[-1][0] and px(T + "/f-03.png") == a[3][0])
 EOF
 )
   for want in "apng 10" "fast 15" "webp-ms 2000" "webp-loop 3" "first True" "last True" "webp-last True" \
-      "moves True" "still True" "at True" "pattern True"; do
+      "moves True" "still True" "at True" "pattern True" "lossy True 2000" "poster True True"; do
     printf '%s\n' "$out" | grep -qx "$want" && ok || bad "PIL: want '$want', got: $out"
   done
 else
@@ -119,6 +127,9 @@ expect 1 "duration: more than 0" "$CT" "$T/ok.xml" -o "$T/bad.apng" --duration -
 expect 1 "fps: expected a number" "$CT" "$T/ok.xml" -o "$T/bad.apng" --fps many
 expect 1 "fps: for animations" "$CT" "$T/ok.xml" -o "$T/bad.png" --fps 10
 expect 1 "cmyk: not for animations" "$CT" "$T/ok.xml" -o "$T/bad.apng" --cmyk
+expect 1 "quality: for animations" "$CT" "$T/ok.xml" -o "$T/bad.png" --quality 50
+expect 2 "a document says what moves with <animate>" "$CT" "$T/ok.xml" -o "$T/bad.apng" --animate wght=1:9
+expect 2 "bad value '9' for --effort" "$CT" "$T/ok.xml" -o "$T/bad.webp" --effort 9
 ls "$T"/bad.* >/dev/null 2>&1 && bad "a refused animation left a file: $(ls "$T"/bad.*)" || ok
 # an error in a frame's filter: nothing left behind
 cat > "$T/fail.lua" <<'EOF'
