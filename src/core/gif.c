@@ -22,6 +22,7 @@
 #define EXACT_SLOTS 1024u         /* open addressing for up to 257 exact colors */
 #define EXACT_USED 0x1000000u     /* marks a used slot: 0xRRGGBB | EXACT_USED */
 #define KMEANS_PASSES 4
+#define DITHER_MAX 32             /* largest error passed on, per channel */
 
 typedef struct { uint64_t n, r, g, b; } bin_t;
 typedef struct { int x, y, w, h; } rect_t;
@@ -365,7 +366,10 @@ static void map_frame(ct_gif_t *g, const unsigned char *px) {
       idx = lookup(g, v[0], v[1], v[2]);
       *out = (unsigned char)idx;
       for (c = 0; c < 3; c++) {
+        /* bounded: where the palette lacks a color, unbounded error piles up into
+           specks of a far color */
         int e = v[c] - g->pal[idx][c];
+        e = e < -DITHER_MAX ? -DITHER_MAX : e > DITHER_MAX ? DITHER_MAX : e;
         e0[(x + 2) * 3 + c] += e * 7;
         e1[x * 3 + c] += e * 3;
         e1[(x + 1) * 3 + c] += e * 5;
