@@ -28,8 +28,8 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -M
 CXX     ?= c++
 CXXWARN := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wformat=2 -Wvla
 ALL_CXXFLAGS = -std=c++17 -fPIC $(CXXWARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
-# libhyphen ships no pkg-config file: linked by name
-LDLIBS    += -lhyphen -lm -lstdc++
+# libhyphen and giflib ship no pkg-config file (Debian 12): linked by name
+LDLIBS    += -lhyphen -lgif -lm -lstdc++
 
 B := build
 CORE_SRC := $(wildcard src/core/*.c)
@@ -123,7 +123,7 @@ check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
 
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  LDLIBS="-lhyphen -lm -lstdc++ -fsanitize=address,undefined" CT_ASAN=1 check
+	  LDLIBS="-lhyphen -lgif -lm -lstdc++ -fsanitize=address,undefined" CT_ASAN=1 check
 
 # Speed against headless Chromium, glyphs/s cold and warm, batch pages/s, PDF bytes per
 # repeated glyph, peak memory (bench/run.sh; docs/performance.md says what bounds them).

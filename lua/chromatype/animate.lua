@@ -5,8 +5,8 @@
 -- to 1 at the last), rasterizes it at `dpi` and hands it to the core's encoder, which writes
 -- it out before the next frame is drawn: memory does not grow with the frame count.  The
 -- output format follows the extension: .apng or .png (APNG), .webp (animated WebP,
--- lossless unless `quality` is given), or a pattern such as "frames/%04d.png" (one PNG per
--- frame, numbered from 0).  Easing and interpolation helpers: `ease`, `lerp`, `mix` (colors
+-- lossless unless `quality` is given), .gif (one palette for the animation, at most 50 fps),
+-- or a pattern such as "frames/%04d.png" (one PNG per frame, numbered from 0).  Easing and interpolation helpers: `ease`, `lerp`, `mix` (colors
 -- in OKLab), `mix_palettes`.
 -- @module chromatype.animate
 

@@ -140,6 +140,11 @@
 #ifndef CT_MAX_ANIM_SAMPLES
 #define CT_MAX_ANIM_SAMPLES 8u
 #endif
+/* GIF frame rate: delays are whole hundredths of a second, and browsers play a delay under
+   2 of them as 10, so GIF stops at 50 frames per second. */
+#ifndef CT_MAX_GIF_FPS
+#define CT_MAX_GIF_FPS 50
+#endif
 /* Worker processes drawing one animation's frames, and distinct warnings kept per render. */
 #ifndef CT_MAX_ANIM_WORKERS
 #define CT_MAX_ANIM_WORKERS 64u
