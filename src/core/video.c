@@ -336,8 +336,8 @@ static void composite(ct_video_t *v, const unsigned char *rgba) {
   const unsigned mr = v->matte[0], mg = v->matte[1], mb = v->matte[2];
   int x, y;
   for (y = 0; y < v->height; y++) {
-    const unsigned char *s = rgba + (size_t)y * v->width * 4;
-    unsigned char *d = v->rgb + (size_t)y * v->ow * 3;
+    const unsigned char *s = rgba + (size_t)y * (size_t)v->width * 4;
+    unsigned char *d = v->rgb + (size_t)y * (size_t)v->ow * 3;
     for (x = 0; x < v->width; x++, s += 4, d += 3) {
       unsigned a = s[3], na = 255 - a, t;
       if (a == 255) {
@@ -362,7 +362,7 @@ ct_status_t ct_video_add(ct_video_t *v, const unsigned char *rgba, ct_error_t *e
     return st;
   }
   composite(v, rgba);
-  if (send_all(v->fd, v->rgb, (size_t)v->ow * v->oh * 3) != 0) {
+  if (send_all(v->fd, v->rgb, (size_t)v->ow * (size_t)v->oh * 3) != 0) {
     int e = errno;
     v->failed = 1;
     /* ffmpeg stopped reading: it exited (its message says why) or closed its input */
