@@ -33,6 +33,7 @@ run sh tests/cli/test_print.sh
 run sh tests/cli/test_font.sh
 run sh tests/cli/test_motion.sh
 run sh tests/cli/test_anim_gif.sh
+run sh tests/cli/test_anim_video.sh
 run sh tests/cli/test_doc_animate.sh
 run "$B"/chromatype tests/lua/run.lua
 # the fuzz targets on their seeds and on every input a fuzzer once crashed on (tests/fuzz)

@@ -25,6 +25,8 @@ run "$B/chromatype" view tests/fonts/ct-svg-anim.ttf --unicodes=U+E500,U+E501,U+
 run "$B/chromatype" tests/lua/run.lua tests/lua/test_svg_anim.lua
 # a GIF of three frames: the palette from the samples, changed rectangles, dithering
 run "$B/chromatype" view tests/fonts/ct-colr1-var.ttf --unicodes=U+E003,U+E001 --font-size 48 --animate SWPS=0:360 --animate palette=0:1 --frames 3 --fps 10 --jobs 1 --dither -o "$T/a.gif"
+# video: frames drawn by two workers piped to ffmpeg (a child, not traced)
+run "$B/chromatype" view tests/fonts/ct-colr1-var.ttf --unicodes=U+E003,U+E001 --font-size 48 --animate SWPS=0:360 --frames 4 --jobs 2 -o "$T/v.mp4"
 run "$B/chromatype" view tests/fonts/ct-cbdt.ttf --unicodes=U+E300,U+E301,U+E302 -o "$T/b.pdf"
 # spot inks: the PDF pass rewriting every stream and shading, and plates (gs runs outside valgrind)
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E005,U+E000,U+E001 --ink "Red=#e02020" --ink "Blue=#2040e0" --ink "Gold=#f0c000,overprint" --plates "$T/plates" -o "$T/i.pdf"

@@ -60,8 +60,8 @@ end
 
 --- Writes one animation (see the module's description); returns true, or nil and a message.
 --- Other options: `dpi` (72: a point is a pixel), `loop` (times to play, 0 = forever),
---- `quality` (WebP: 0..100 lossy; default lossless), `effort` (WebP: 0 fastest, the default,
---- to 6 smallest; video: 0..100 maps to the encoder's quality), `format` ("apng", "webp", "gif",
+--- `quality` (WebP: 0..100 lossy, default lossless; video: 0..100 maps to the encoder's
+--- CRF), `effort` (WebP: 0 fastest, the default, to 6 smallest), `format` ("apng", "webp", "gif",
 --- "frames", "video"), `dither` (GIF: error diffusion to the shared palette), `matte` (video,
 --- which has no transparency: the color under transparent pixels, white by default),
 --- `background` (a color each frame starts from), `poster` (APNG: the frame readers without
