@@ -104,6 +104,14 @@ demo: all
 	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).pdf || exit 1; \
 	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).png || exit 1; \
 	done
+	@echo "demo: examples/motion-poster.xml in motion, out/motion-poster.webp and .gif (docs/motion.md)"
+	@$(B)/chromatype examples/motion-poster.xml -o out/motion-poster.webp
+	@$(B)/chromatype examples/motion-poster.xml -o out/motion-poster.gif
+	@echo "demo: view --animate, a variable COLRv1 font's sweep axis and palettes, out/view-animate.gif"
+	@$(B)/chromatype view tests/fonts/ct-colr1-var.ttf "$$(printf '\356\200\203\356\200\201\356\200\202')" \
+	  --font-size 96 --animate SWPS=0:360 --animate palette=0:1:0 --ease in-out --duration 2 --fps 20 -o out/view-animate.gif
+	@if command -v ffmpeg >/dev/null 2>&1; then echo "demo: examples/motion.lua as video, out/motion.mp4"; \
+	  $(B)/chromatype examples/motion.lua out/motion.mp4 >/dev/null || exit 1; fi
 	@echo "demo: examples/riso-poster.xml in three spot inks, plates in out/riso-plates/"
 	@$(B)/chromatype examples/riso-poster.xml -o out/riso-poster.pdf --inks-only --plates out/riso-plates
 	@echo "demo: the poster's <stack> as a color font, out/riso-chromatic.woff2 (docs/fonts.md)"

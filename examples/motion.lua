@@ -4,13 +4,14 @@
 -- inks shift from day to night colors (mixed in OKLab).  Every frame depends only on its
 -- time, so the frames are drawn on every core.
 --   chromatype examples/motion.lua [OUT ...]
--- writes out/motion.webp and out/motion.apng by default (a GIF too when asked: OUT.gif).
+-- writes out/motion.webp, out/motion.apng and out/motion.gif by default (OUT.mp4 and OUT.webm
+-- too when asked, through ffmpeg).
 local ct = require "chromatype"
 local anim = require "chromatype.animate"
 local random = require "chromatype.random"
 
 local outs = { ... }
-if #outs == 0 then outs = { "out/motion.webp", "out/motion.apng" } end
+if #outs == 0 then outs = { "out/motion.webp", "out/motion.apng", "out/motion.gif" } end
 local here = (arg and arg[0] and arg[0]:match("^(.*)/")) or "examples"
 local F = here .. "/fonts/"
 local shade = assert(ct.open_font(F .. "bungee-shade-latin.woff2"))
