@@ -11,7 +11,7 @@
 #include "cli.h"
 
 const char anim_usage[] =
-  "Animation (the output's extension picks the format: .webp, .apng or .png, .gif, .mp4, .webm,\n"
+  "Animation (the output's extension picks the format: .webp, .apng or .png, .gif, .mp4, .webm, .mov,\n"
   "or a pattern such as frames/%04d.png):\n"
   "      --animate=NAME=V0:V1[:V2...],...\n"
   "                             values spread over the animation (repeatable): an axis tag\n"

@@ -49,6 +49,15 @@ expect 0 "" "$CT" "$T/move.xml" -o "$T/move.pdf"
 # the writer's options, as view takes them
 expect 0 "" "$CT" "$T/move.xml" -o "$T/lossy.webp" --quality 60 --effort 2 --jobs 1
 expect 0 "" "$CT" "$T/move.xml" -o "$T/poster.apng" --poster 9 --jobs 3
+expect 0 "" "$CT" "$T/move.xml" -o "$T/move.gif" --dither
+if command -v ffprobe > /dev/null 2>&1; then
+  expect 0 "" "$CT" "$T/move.xml" -o "$T/move.mp4" --matte '#fff6e0'
+  n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,codec_name \
+    -of csv=p=0 "$T/move.mp4")
+  [ "$n" = "h264,10" ] && ok || bad "ffprobe move.mp4: want h264,10, got '$n'"
+else
+  echo "$SUITE: no ffmpeg: the document's MP4 not tried"
+fi
 [ -f "$T/f-00.png" ] && [ -f "$T/f-09.png" ] && [ ! -f "$T/f-10.png" ] && ok || bad "PNG frames f-00..f-09"
 [ -f "$T/still.png" ] && ok || bad "an animated document to .png is a still"
 
@@ -83,11 +92,20 @@ print("lossy", len(l) == len(w), int(sum(d for _, d in l)))
 # PIL counts an APNG's default image, here the poster (the last frame), as frame 0
 p = frames(T + "/poster.apng")
 print("poster", [f for f, _ in p[1:]] == [f for f, _ in a], p[0][0] == a[-1][0])
+g = Image.open(T + "/move.gif")
+gd = []
+for i in range(g.n_frames):
+    g = Image.open(T + "/move.gif"); g.seek(i); gd.append(g.info.get("duration"))
+    if i in (0, 9):   # quantized to one palette: near the APNG's frame
+        x, y = g.convert("RGB").tobytes(), Image.frombytes("RGBA", g.size, a[i][0]).convert("RGB").tobytes()
+        gd_err = sum(abs(p - q) for p, q in zip(x, y)) / len(x)
+        assert gd_err < 6, (i, gd_err)
+print("gif", len(gd), int(sum(gd)))
 print("pattern", px(T + "/f-09.png") == a[-1][0] and px(T + "/f-03.png") == a[3][0])
 EOF
 )
   for want in "apng 10" "fast 15" "webp-ms 2000" "webp-loop 3" "first True" "last True" "webp-last True" \
-      "moves True" "still True" "at True" "pattern True" "lossy True 2000" "poster True True"; do
+      "moves True" "still True" "at True" "pattern True" "lossy True 2000" "poster True True" "gif 10 2000"; do
     printf '%s\n' "$out" | grep -qx "$want" && ok || bad "PIL: want '$want', got: $out"
   done
 else
