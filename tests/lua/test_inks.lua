@@ -263,7 +263,8 @@ return {
     checkerr("no ink prints.*%(%-%-inks%-only%)", document.render, xml(), "t.xml", out,
       { inks_only = true, inks = { "Pink=#ff48b0" } })
     checkerr("bad argument #4 to 'render' %(unknown field 'ink' %(expected dpi, format, text_layer, cmyk, inks, "
-      .. "inks_only, overprint, plates, at, fps, duration, loop, quality%)%)", document.render, xml(), "t.xml", out, { ink = {} })
+      .. "inks_only, overprint, plates, at, fps, duration, loop, quality, effort, dither, matte, workers, "
+      .. "poster%)%)", document.render, xml(), "t.xml", out, { ink = {} })
     checkerr("field 'inks': %[1%]: ink 'Black'", document.render, xml(), "t.xml", out, { inks = { "Black=#000" } })
   end },
 
