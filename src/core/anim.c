@@ -1,7 +1,7 @@
 /*
 ** anim.c: animations written frame by frame, never held whole: APNG (our own chunk
-** writer over zlib: libpng 1.6 has no APNG), animated WebP (libwebpmux's WebPAnimEncoder,
-** which keeps frames compressed), one PNG per frame, and GIF and video through the writers
+** writer over zlib: libpng 1.6 has no APNG), animated WebP (our own RIFF writer: libwebp's
+** WebPEncode makes each frame, streamed to the file as an ANMF chunk), one PNG per frame, and GIF and video through the writers
 ** of animwriters.h.  Frames are canvas pages rasterized
 ** as they come; the file goes to a temporary name and is renamed when finished, so a
 ** failure (a full disk, an error in a frame) leaves no half-written animation.  Core layer.
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include <webp/encode.h>
-#include <webp/mux.h>
 #include <zlib.h>
 
 #include "animwriters.h"
@@ -24,7 +23,7 @@
 struct ct_anim {
   ct_anim_format_t  format;
   ct_anim_options_t o;
-  char             *path, *tmp;      /* the target and its temporary name (APNG) */
+  char             *path, *tmp;      /* the target and its temporary name (APNG, WebP) */
   FILE             *file;
   int               width, height;
   unsigned          count;           /* frames added */
@@ -34,11 +33,11 @@ struct ct_anim {
   unsigned char    *rgba;            /* one frame, straight RGBA */
   unsigned char    *zbuf;            /* APNG: a frame compressed here */
   size_t            zcap;
-  WebPAnimEncoder  *webp;
   WebPConfig        webp_config;
   char            **written;         /* frames: the files written so far */
   ct_gif_t         *gif;
   ct_video_t       *video;
+  uint64_t          riff;            /* WebP: bytes written */
   int               failed;
 };
 
@@ -230,6 +229,152 @@ static void apng_finish(ct_anim_t *a) {
   }
 }
 
+/* ---- WebP ------------------------------------------------------------------------------ */
+
+/* The container (the WebP container specification): RIFF, VP8X (animation and alpha),
+   ANIM, then one ANMF chunk per frame holding the ALPH and VP8 or VP8L chunks that
+   WebPEncode made of the whole frame.  Every frame is a whole picture: no blending, no
+   disposal, no frame merged with the one before.  RIFF's size is patched at the end. */
+
+static void le16(unsigned char *p, unsigned v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+}
+
+static void le24(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16);
+}
+
+static void le32(unsigned char *p, uint32_t v) {
+  le24(p, v);
+  p[3] = (unsigned char)(v >> 24);
+}
+
+static uint32_t get_le32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put(ct_anim_t *a, const void *p, size_t n) {
+  if (a->failed || !n) return;
+  if (fwrite(p, 1, n, a->file) != n) a->failed = errno ? errno : EIO;
+  else a->riff += n;
+}
+
+static void webp_begin(ct_anim_t *a) {
+  unsigned char h[12 + 8 + 10 + 8 + 6];
+  memcpy(h, "RIFF", 4);
+  le32(h + 4, 0);                      /* patched at the end */
+  memcpy(h + 8, "WEBP", 4);
+  memcpy(h + 12, "VP8X", 4);
+  le32(h + 16, 10);
+  h[20] = 0x10 | 0x02;                 /* alpha, animation */
+  h[21] = h[22] = h[23] = 0;
+  le24(h + 24, (uint32_t)a->width - 1);
+  le24(h + 27, (uint32_t)a->height - 1);
+  memcpy(h + 30, "ANIM", 4);
+  le32(h + 34, 6);
+  le32(h + 38, 0);                     /* background: transparent black (BGRA) */
+  le16(h + 42, a->o.loop > 65535 ? 65535 : a->o.loop);   /* 0: forever */
+  a->riff = 0;
+  put(a, h, sizeof h);
+}
+
+/* Frame i's duration in milliseconds: the durations add up to the animation's, rounded. */
+static uint32_t webp_duration(double fps, unsigned i) {
+  double d = (double)lround((i + 1) * 1000.0 / fps) - (double)lround(i * 1000.0 / fps);
+  return d < 0 ? 0 : d > 0xffffff ? 0xffffff : (uint32_t)d;
+}
+
+/* Encodes a frame (straight RGBA) with WebPEncode and keeps, in *buf, the chunks an ANMF
+   chunk holds: ALPH and VP8 or VP8L, each padded to even (VP8X and anything else left
+   out).  Touches nothing of `a` but its size and config, so worker processes encode frames
+   side by side. */
+static ct_status_t webp_compress(const ct_anim_t *a, const unsigned char *rgba, unsigned char **buf, size_t *cap,
+                                 size_t *len, ct_error_t *err) {
+  WebPPicture pic;
+  WebPMemoryWriter w;
+  ct_status_t st = CT_OK;
+  size_t at, out = 0;
+  *len = 0;
+  if (!WebPPictureInit(&pic)) return ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: cannot start a picture", a->path);
+  WebPMemoryWriterInit(&w);
+  pic.use_argb = 1;
+  pic.width = a->width;
+  pic.height = a->height;
+  pic.writer = WebPMemoryWrite;
+  pic.custom_ptr = &w;
+  if (!WebPPictureImportRGBA(&pic, rgba, a->width * 4)) {
+    st = ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", a->path);
+    goto done;
+  }
+  if (!WebPEncode(&a->webp_config, &pic)) {
+    st = ct_set_error(err, pic.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND,
+                      "%s: WebP: cannot encode a frame (error %d)", a->path, (int)pic.error_code);
+    goto done;
+  }
+  if (*cap < w.size + 2) {   /* the chunks kept are at most the file, and a last pad byte */
+    unsigned char *p = realloc(*buf, w.size + 2);
+    if (!p) {
+      st = ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", a->path);
+      goto done;
+    }
+    *buf = p;
+    *cap = w.size + 2;
+  }
+  /* WebPEncode wrote a whole file: RIFF, size, WEBP, then chunks */
+  if (w.size < 12 || memcmp(w.mem, "RIFF", 4) != 0 || memcmp(w.mem + 8, "WEBP", 4) != 0) goto bad;
+  for (at = 12; w.size - at >= 8;) {
+    size_t n = get_le32(w.mem + at + 4);
+    if (n > w.size - at - 8) goto bad;
+    if (memcmp(w.mem + at, "ALPH", 4) == 0 || memcmp(w.mem + at, "VP8 ", 4) == 0 ||
+        memcmp(w.mem + at, "VP8L", 4) == 0) {
+      memcpy(*buf + out, w.mem + at, 8 + n);
+      out += 8 + n;
+      if (n & 1) (*buf)[out++] = 0;   /* RIFF pads chunks to even */
+    }
+    at += 8 + n + (n & 1);
+    if (at > w.size) break;
+  }
+  if (out == 0) goto bad;
+  *len = out;
+  goto done;
+bad:
+  st = ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: the encoder's output is not a WebP image", a->path);
+done:
+  WebPMemoryWriterClear(&w);
+  WebPPictureFree(&pic);
+  return st;
+}
+
+/* Writes one frame: the ANMF chunk's header, then the frame's chunks (webp_compress). */
+static void webp_frame(ct_anim_t *a, const unsigned char *data, size_t len) {
+  unsigned char h[8 + 16];
+  if (len > 0xffffffffu - 16 - 1 || a->riff + 8 + 16 + len + (len & 1) > 0xffffffffu) {
+    a->failed = EFBIG;
+    return;
+  }
+  memcpy(h, "ANMF", 4);
+  le32(h + 4, (uint32_t)(16 + len));
+  le24(h + 8, 0);                               /* X / 2 */
+  le24(h + 11, 0);                              /* Y / 2 */
+  le24(h + 14, (uint32_t)a->width - 1);
+  le24(h + 17, (uint32_t)a->height - 1);
+  le24(h + 20, webp_duration(a->o.fps, a->count));
+  h[23] = 0x02;                                 /* blending: do not blend; disposal: none */
+  put(a, h, sizeof h);
+  put(a, data, len);
+  if (len & 1) put(a, "", 1);
+}
+
+static void webp_finish(ct_anim_t *a) {
+  unsigned char size[4];
+  if (a->failed) return;
+  le32(size, (uint32_t)(a->riff - 8));
+  if (fseek(a->file, 4, SEEK_SET) != 0 || fwrite(size, 1, 4, a->file) != 4) a->failed = errno ? errno : EIO;
+}
+
 /* A frames pattern: exactly one %d, with an optional zero flag and width ("%04d"); "%%"
    stands for itself.  Checked, because the pattern is a format string. */
 static int frames_pattern_ok(const char *p) {
@@ -297,7 +442,13 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
   a->o.format = f;
   a->width = width;
   a->height = height;
-  if (f == CT_ANIM_APNG) {
+  if (f == CT_ANIM_WEBP && (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION)) {
+    ct_anim_destroy(a);
+    ct_set_error(err, CT_ERR_LIMIT, "%s: frames of %dx%d pixels: WebP's sides are %d pixels at most", path,
+                 width, height, WEBP_MAX_DIMENSION);
+    return NULL;
+  }
+  if (f == CT_ANIM_APNG || f == CT_ANIM_WEBP) {
     size_t n = strlen(path) + 16;
     int fd;
     if (!(a->tmp = malloc(n))) goto nomem;
@@ -315,12 +466,11 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
       return NULL;
     }
     { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
+  }
+  if (f == CT_ANIM_APNG) {
     apng_begin(a);
   } else if (f == CT_ANIM_WEBP) {
-    WebPAnimEncoderOptions eo;
-    if (!WebPAnimEncoderOptionsInit(&eo) || !WebPConfigInit(&a->webp_config)) goto nomem;
-    eo.anim_params.loop_count = (int)a->o.loop;
-    eo.allow_mixed = 0;
+    if (!WebPConfigInit(&a->webp_config)) goto nomem;
     /* effort 0 (the default) encodes about ten times faster than libwebp's own default
        (method 4) for lossless files about 1.7 times larger */
     a->webp_config.method = a->o.effort < 0 ? 0 : a->o.effort > 6 ? 6 : a->o.effort;
@@ -331,7 +481,8 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
       a->webp_config.lossless = 0;
       a->webp_config.quality = (float)a->o.quality;
     }
-    if (!WebPValidateConfig(&a->webp_config) || !(a->webp = WebPAnimEncoderNew(width, height, &eo))) goto nomem;
+    if (!WebPValidateConfig(&a->webp_config)) goto nomem;
+    webp_begin(a);
   } else if (f == CT_ANIM_FRAMES) {
     if (!(a->written = calloc((a->o.frames ? a->o.frames : 16) + 1, sizeof *a->written))) goto nomem;
   } else if (f == CT_ANIM_GIF) {
@@ -392,12 +543,13 @@ static ct_status_t write_frame_png(ct_anim_t *a, ct_error_t *err) {
 }
 
 int ct_anim_encodes_frames(const ct_anim_t *a) {
-  return a->format == CT_ANIM_APNG;
+  return a->format == CT_ANIM_APNG || a->format == CT_ANIM_WEBP;
 }
 
 ct_status_t ct_anim_encode_frame(const ct_anim_t *a, const unsigned char *rgba, unsigned char **buf, size_t *cap,
                                  size_t *len, ct_error_t *err) {
   ct_status_t st;
+  if (a->format == CT_ANIM_WEBP) return webp_compress(a, rgba, buf, cap, len, err);
   if (a->format != CT_ANIM_APNG) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frames are encoded whole", a->path);
   if ((st = apng_compress(a, rgba, buf, cap, len)) != CT_OK)
     return ct_set_error(err, st, "%s: cannot compress a frame", a->path);
@@ -409,8 +561,11 @@ static ct_status_t frame_ok(ct_anim_t *a, int poster, ct_error_t *err);
 ct_status_t ct_anim_add_encoded(ct_anim_t *a, const unsigned char *data, size_t len, int poster, ct_error_t *err) {
   ct_status_t st;
   if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
-  if (a->format != CT_ANIM_APNG) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frames are encoded whole", a->path);
-  if (poster) {
+  if (a->format != CT_ANIM_APNG && a->format != CT_ANIM_WEBP)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frames are encoded whole", a->path);
+  if (a->format == CT_ANIM_WEBP) {
+    webp_frame(a, data, len);
+  } else if (poster) {
     apng_emit(a, data, len, 0);   /* the default image, outside the animation */
     a->poster_done = 1;
   } else {
@@ -433,6 +588,7 @@ static ct_status_t frame_ok(ct_anim_t *a, int poster, ct_error_t *err) {
 
 ct_status_t ct_anim_add_rgba(ct_anim_t *a, const unsigned char *rgba, int poster, ct_error_t *err) {
   ct_status_t st;
+  size_t len;
   if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
   if (rgba != a->rgba) memcpy(a->rgba, rgba, (size_t)a->width * a->height * 4);
   if (a->format == CT_ANIM_FRAMES || a->format == CT_ANIM_GIF || a->format == CT_ANIM_VIDEO) {
@@ -442,27 +598,9 @@ ct_status_t ct_anim_add_rgba(ct_anim_t *a, const unsigned char *rgba, int poster
     if (st == CT_OK) a->count++;
     return st;
   }
-  if (a->format == CT_ANIM_APNG) {
-    size_t len;
-    if ((st = apng_compress(a, a->rgba, &a->zbuf, &a->zcap, &len)) != CT_OK)
-      return ct_set_error(err, st, "%s: cannot compress frame %u", a->path, a->count + 1);
-    return ct_anim_add_encoded(a, a->zbuf, len, poster, err);
-  } else {
-    WebPPicture pic;
-    int ok;
-    if (!WebPPictureInit(&pic)) return ct_set_error(err, CT_ERR_BACKEND, "WebP: cannot start a picture");
-    pic.use_argb = 1;
-    pic.width = a->width;
-    pic.height = a->height;
-    ok = WebPPictureImportRGBA(&pic, a->rgba, a->width * 4) &&
-         WebPAnimEncoderAdd(a->webp, &pic, (int)lround(a->count * 1000.0 / a->o.fps), &a->webp_config);
-    WebPPictureFree(&pic);
-    if (!ok)
-      return ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: %s", a->path, WebPAnimEncoderGetError(a->webp));
-  }
-  if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
-  if (!poster) a->count++;
-  return CT_OK;
+  /* APNG and WebP: encoded here as the workers of animfarm.c encode them */
+  if ((st = ct_anim_encode_frame(a, a->rgba, &a->zbuf, &a->zcap, &len, err)) != CT_OK) return st;
+  return ct_anim_add_encoded(a, a->zbuf, len, poster, err);
 }
 
 ct_status_t ct_anim_render_rgba(ct_canvas_t *canvas, unsigned page, double dpi, int width, int height,
@@ -534,9 +672,10 @@ ct_status_t ct_anim_finish(ct_anim_t *a, ct_error_t *err) {
   ct_status_t st = CT_OK;
   if (a->count == 0) {
     st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: an animation needs at least one frame", a->path);
-  } else if (a->format == CT_ANIM_APNG) {
+  } else if (a->format == CT_ANIM_APNG || a->format == CT_ANIM_WEBP) {
     int e;
-    apng_finish(a);
+    if (a->format == CT_ANIM_APNG) apng_finish(a);
+    else webp_finish(a);
     e = a->failed;
     if (fclose(a->file) != 0 && !e) e = errno;
     a->file = NULL;
@@ -547,16 +686,6 @@ ct_status_t ct_anim_finish(ct_anim_t *a, ct_error_t *err) {
     }
     free(a->tmp);
     a->tmp = NULL;
-  } else if (a->format == CT_ANIM_WEBP) {
-    WebPData data;
-    WebPDataInit(&data);
-    if (!WebPAnimEncoderAdd(a->webp, NULL, (int)lround(a->count * 1000.0 / a->o.fps), NULL) ||
-        !WebPAnimEncoderAssemble(a->webp, &data)) {
-      st = ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: %s", a->path, WebPAnimEncoderGetError(a->webp));
-    } else {
-      st = ct_file_write_atomic(a->path, data.bytes, data.size, err);
-    }
-    WebPDataClear(&data);
   } else if (a->format == CT_ANIM_GIF) {
     st = ct_gif_finish(a->gif, err);
   } else if (a->format == CT_ANIM_VIDEO) {
@@ -580,7 +709,6 @@ void ct_anim_destroy(ct_anim_t *a) {
     free(a->written[i]);
   }
   free(a->written);
-  if (a->webp) WebPAnimEncoderDelete(a->webp);
   ct_gif_destroy(a->gif);
   ct_video_destroy(a->video);
   free(a->tmp);

@@ -184,7 +184,9 @@ ct_status_t ct_anim_render(ct_anim_t *a, unsigned count, int poster, const ct_an
   ct_anim_get_size(a, &width, &height);
   frame_bytes = (size_t)width * height * 4;
   encoded = ct_anim_encodes_frames(a);
-  bound = frame_bytes + (frame_bytes >> 8) + (size_t)height + 4096;   /* deflate's worst case, and more */
+  /* an encoded frame's largest: deflate's worst case (a 256th more) or WebP's (lossless noise
+     a little over the raw size, lossy its headers), with room to spare */
+  bound = frame_bytes + frame_bytes / 10 + 65536;
   if (!(rgba = malloc(bound))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   p.count = count;
   p.poster = poster < 0 ? -1 : poster;

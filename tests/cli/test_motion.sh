@@ -94,6 +94,60 @@ EOF
   ); then ok; else bad "PIL: $out"; fi
 fi
 
+# ---- WebP, our own RIFF writer: every frame a frame, durations that add up ---------------------------
+# steps(2) makes frames 0..3 alike and 4..6 alike: each stays a frame of its own (no merging);
+# 7 fps: frames of 143 or 142 ms that add up to exactly one second
+for q in "" 80; do
+  for ext in apng webp; do
+    expect 0 "" "$CT" view examples/fonts/bungee-latin.woff2 MOVE --font-size 48 --animate tracking=0:0.3 \
+      --animate color=#e02020:teal --ease 'steps(2)' --frames 7 --fps 7 --loop 2 --jobs 2 \
+      ${q:+--quality $q} -o "$T/stream$q.$ext"
+  done
+done
+expect 0 "" "$CT" view examples/fonts/bungee-latin.woff2 MOVE --font-size 48 --animate tracking=0:0.3 \
+  --animate color=#e02020:teal --ease 'steps(2)' --frames 7 --fps 7 --loop 2 --jobs 1 -o "$T/stream1.webp"
+cmp -s "$T/stream.webp" "$T/stream1.webp" && ok || bad "1 and 2 worker processes wrote different WebPs"
+ls "$T"/stream.webp.tmp-* > /dev/null 2>&1 && bad "a temporary WebP left behind" || ok
+if [ "$have_py" = 1 ]; then
+  if out=$($PY - "$T" <<'EOF' 2>&1
+import sys
+from PIL import Image, ImageChops
+t = sys.argv[1]
+def frames(path):
+    im = Image.open(path)
+    out = []
+    for k in range(im.n_frames):
+        im.seek(k)
+        f = im.convert("RGBA").copy()
+        # fully transparent pixels: their color is nobody's business
+        f.putdata([(0, 0, 0, 0) if p[3] == 0 else p for p in f.getdata()])
+        out.append((f, im.info.get("duration")))
+    return im, out
+want = [143, 143, 143, 142, 143, 143, 143]   # round((i + 1) * 1000 / 7) - round(i * 1000 / 7)
+_, ref = frames(t + "/stream.apng")
+assert len(ref) == 7
+for q in ("", "80"):
+    im, fr = frames("%s/stream%s.webp" % (t, q))
+    assert im.n_frames == 7, (q, im.n_frames)
+    assert im.info.get("loop") == 2, (q, im.info.get("loop"))
+    assert [d for _, d in fr] == want, (q, [d for _, d in fr])
+    assert sum(d for _, d in fr) == 1000
+    for k in range(7):
+        f, a = fr[k][0], ref[k][0]
+        assert f.size == a.size, (q, k, f.size, a.size)
+        if q == "":
+            box = ImageChops.difference(f, a).getbbox()
+            assert box is None, ("lossless frame", k, "differs from the APNG's", box)
+        else:
+            d = ImageChops.difference(f.convert("RGB"), a.convert("RGB"))
+            mean = sum(sum(p) for p in d.getdata()) / (3.0 * f.width * f.height)
+            assert mean < 4, ("lossy frame", k, "mean difference", mean)
+    assert fr[0][0].tobytes() != fr[6][0].tobytes(), q
+print("ok")
+EOF
+  ); then ok; else bad "PIL: $out"; fi
+fi
+
 # ---- OT-SVG glyphs' own SMIL animations, sampled per frame ------------------------------------------
 SVGA=tests/fonts/ct-svg-anim.ttf
 FILL_ROT=$(printf '\356\224\200\356\224\201')   # U+E500 fill red -> blue over 2 s, U+E501 a bar turning 90 degrees
