@@ -1,7 +1,7 @@
 /*
 ** anim.c: animations written frame by frame, never held whole: APNG (our own chunk
 ** writer over zlib: libpng 1.6 has no APNG), animated WebP (our own RIFF writer: libwebp's
-** WebPEncode makes each frame, streamed to the file as an ANMF chunk), one PNG per frame, and GIF and video through the writers
+** WebPEncode makes each frame's changed rectangle, streamed to the file as an ANMF chunk), one PNG per frame, and GIF and video through the writers
 ** of animwriters.h.  Frames are canvas pages rasterized
 ** as they come; the file goes to a temporary name and is renamed when finished, so a
 ** failure (a full disk, an error in a frame) leaves no half-written animation.  Core layer.
@@ -38,6 +38,7 @@ struct ct_anim {
   ct_gif_t         *gif;
   ct_video_t       *video;
   uint64_t          riff;            /* WebP: bytes written */
+  unsigned char    *prev, *sub;      /* WebP: the previous frame, and the rectangle that changed */
   int               failed;
 };
 
@@ -291,8 +292,8 @@ static uint32_t webp_duration(double fps, unsigned i) {
    chunk holds: ALPH and VP8 or VP8L, each padded to even (VP8X and anything else left
    out).  Touches nothing of `a` but its size and config, so worker processes encode frames
    side by side. */
-static ct_status_t webp_compress(const ct_anim_t *a, const unsigned char *rgba, unsigned char **buf, size_t *cap,
-                                 size_t *len, ct_error_t *err) {
+static ct_status_t webp_compress(const ct_anim_t *a, const unsigned char *rgba, int width, int height,
+                                 unsigned char **buf, size_t *cap, size_t *len, ct_error_t *err) {
   WebPPicture pic;
   WebPMemoryWriter w;
   ct_status_t st = CT_OK;
@@ -301,11 +302,11 @@ static ct_status_t webp_compress(const ct_anim_t *a, const unsigned char *rgba, 
   if (!WebPPictureInit(&pic)) return ct_set_error(err, CT_ERR_BACKEND, "%s: WebP: cannot start a picture", a->path);
   WebPMemoryWriterInit(&w);
   pic.use_argb = 1;
-  pic.width = a->width;
-  pic.height = a->height;
+  pic.width = width;
+  pic.height = height;
   pic.writer = WebPMemoryWrite;
   pic.custom_ptr = &w;
-  if (!WebPPictureImportRGBA(&pic, rgba, a->width * 4)) {
+  if (!WebPPictureImportRGBA(&pic, rgba, width * 4)) {
     st = ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", a->path);
     goto done;
   }
@@ -348,24 +349,79 @@ done:
   return st;
 }
 
-/* Writes one frame: the ANMF chunk's header, then the frame's chunks (webp_compress). */
-static void webp_frame(ct_anim_t *a, const unsigned char *data, size_t len) {
-  unsigned char h[8 + 16];
+/* Writes one frame: the ANMF chunk's header (the rectangle x, y (even), w x h, drawn over the
+   previous frame when `blend`), then the frame's chunks (webp_compress). */
+static void webp_frame(ct_anim_t *a, int x, int y, int w, int h, int blend, const unsigned char *data, size_t len) {
+  unsigned char hd[8 + 16];
   if (len > 0xffffffffu - 16 - 1 || a->riff + 8 + 16 + len + (len & 1) > 0xffffffffu) {
     a->failed = EFBIG;
     return;
   }
-  memcpy(h, "ANMF", 4);
-  le32(h + 4, (uint32_t)(16 + len));
-  le24(h + 8, 0);                               /* X / 2 */
-  le24(h + 11, 0);                              /* Y / 2 */
-  le24(h + 14, (uint32_t)a->width - 1);
-  le24(h + 17, (uint32_t)a->height - 1);
-  le24(h + 20, webp_duration(a->o.fps, a->count));
-  h[23] = 0x02;                                 /* blending: do not blend; disposal: none */
-  put(a, h, sizeof h);
+  memcpy(hd, "ANMF", 4);
+  le32(hd + 4, (uint32_t)(16 + len));
+  le24(hd + 8, (uint32_t)x / 2);
+  le24(hd + 11, (uint32_t)y / 2);
+  le24(hd + 14, (uint32_t)w - 1);
+  le24(hd + 17, (uint32_t)h - 1);
+  le24(hd + 20, webp_duration(a->o.fps, a->count));
+  hd[23] = blend ? 0x00 : 0x02;                 /* alpha-blend or not; disposal: none */
+  put(a, hd, sizeof hd);
   put(a, data, len);
   if (len & 1) put(a, "", 1);
+}
+
+/* Adds a WebP frame, encoded here: only the rectangle that changed since the previous frame
+   (as libwebp's animation encoder does, without keeping the file in memory), its unchanged
+   pixels transparent and blended over the previous frame when every changed pixel is opaque
+   (exact, and far smaller), else replacing the rectangle. */
+static ct_status_t webp_add(ct_anim_t *a, const unsigned char *rgba, ct_error_t *err) {
+  const uint32_t *cur = (const void *)rgba, *old = (const void *)a->prev;
+  int W = a->width, H = a->height, x0 = W, y0 = H, x1 = -1, y1 = -1, x, y, w, h, blend = 1;
+  size_t len;
+  ct_status_t st;
+  if (a->count == 0) {
+    x0 = y0 = 0;
+    x1 = W - 1;
+    y1 = H - 1;
+    blend = 0;
+  } else {
+    for (y = 0; y < H; y++) {
+      const uint32_t *c = cur + (size_t)y * W, *o = old + (size_t)y * W;
+      int l = 0, r = W - 1;
+      while (l < W && c[l] == o[l]) l++;
+      if (l == W) continue;
+      while (r > l && c[r] == o[r]) r--;
+      if (l < x0) x0 = l;
+      if (r > x1) x1 = r;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+    if (x1 < 0) x0 = y0 = x1 = y1 = 0;   /* unchanged: one pixel, transparent over itself */
+  }
+  x0 &= ~1;   /* ANMF offsets are even */
+  y0 &= ~1;
+  w = x1 - x0 + 1;
+  h = y1 - y0 + 1;
+  for (y = 0; y < h; y++) {
+    const unsigned char *c = rgba + ((size_t)(y0 + y) * W + x0) * 4;
+    const unsigned char *o = a->prev + ((size_t)(y0 + y) * W + x0) * 4;
+    unsigned char *d = a->sub + (size_t)y * w * 4;
+    memcpy(d, c, (size_t)w * 4);
+    if (!blend) continue;
+    for (x = 0; x < w; x++) {
+      if (memcmp(c + x * 4, o + x * 4, 4) == 0) memset(d + x * 4, 0, 4);
+      else if (c[x * 4 + 3] != 255) blend = 0;   /* a changed pixel seen through: replace instead */
+    }
+  }
+  if (!blend && a->count > 0)   /* the rectangle as it is */
+    for (y = 0; y < h; y++)
+      memcpy(a->sub + (size_t)y * w * 4, rgba + ((size_t)(y0 + y) * W + x0) * 4, (size_t)w * 4);
+  if ((st = webp_compress(a, a->sub, w, h, &a->zbuf, &a->zcap, &len, err)) != CT_OK) return st;
+  webp_frame(a, x0, y0, w, h, blend, a->zbuf, len);
+  memcpy(a->prev, rgba, (size_t)W * H * 4);
+  if (a->failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(a->failed));
+  a->count++;
+  return CT_OK;
 }
 
 static void webp_finish(ct_anim_t *a) {
@@ -470,7 +526,9 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
   if (f == CT_ANIM_APNG) {
     apng_begin(a);
   } else if (f == CT_ANIM_WEBP) {
-    if (!WebPConfigInit(&a->webp_config)) goto nomem;
+    if (!WebPConfigInit(&a->webp_config) || !(a->prev = malloc((size_t)width * height * 4)) ||
+        !(a->sub = malloc((size_t)width * height * 4)))
+      goto nomem;
     /* effort 0 (the default) encodes about ten times faster than libwebp's own default
        (method 4) for lossless files about 1.7 times larger */
     a->webp_config.method = a->o.effort < 0 ? 0 : a->o.effort > 6 ? 6 : a->o.effort;
@@ -543,13 +601,12 @@ static ct_status_t write_frame_png(ct_anim_t *a, ct_error_t *err) {
 }
 
 int ct_anim_encodes_frames(const ct_anim_t *a) {
-  return a->format == CT_ANIM_APNG || a->format == CT_ANIM_WEBP;
+  return a->format == CT_ANIM_APNG;   /* WebP frames are differenced here, in order */
 }
 
 ct_status_t ct_anim_encode_frame(const ct_anim_t *a, const unsigned char *rgba, unsigned char **buf, size_t *cap,
                                  size_t *len, ct_error_t *err) {
   ct_status_t st;
-  if (a->format == CT_ANIM_WEBP) return webp_compress(a, rgba, buf, cap, len, err);
   if (a->format != CT_ANIM_APNG) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frames are encoded whole", a->path);
   if ((st = apng_compress(a, rgba, buf, cap, len)) != CT_OK)
     return ct_set_error(err, st, "%s: cannot compress a frame", a->path);
@@ -561,11 +618,9 @@ static ct_status_t frame_ok(ct_anim_t *a, int poster, ct_error_t *err);
 ct_status_t ct_anim_add_encoded(ct_anim_t *a, const unsigned char *data, size_t len, int poster, ct_error_t *err) {
   ct_status_t st;
   if ((st = frame_ok(a, poster, err)) != CT_OK) return st;
-  if (a->format != CT_ANIM_APNG && a->format != CT_ANIM_WEBP)
+  if (a->format != CT_ANIM_APNG)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: frames are encoded whole", a->path);
-  if (a->format == CT_ANIM_WEBP) {
-    webp_frame(a, data, len);
-  } else if (poster) {
+  if (poster) {
     apng_emit(a, data, len, 0);   /* the default image, outside the animation */
     a->poster_done = 1;
   } else {
@@ -598,7 +653,8 @@ ct_status_t ct_anim_add_rgba(ct_anim_t *a, const unsigned char *rgba, int poster
     if (st == CT_OK) a->count++;
     return st;
   }
-  /* APNG and WebP: encoded here as the workers of animfarm.c encode them */
+  if (a->format == CT_ANIM_WEBP) return webp_add(a, a->rgba, err);
+  /* APNG: encoded here as the workers of animfarm.c encode them */
   if ((st = ct_anim_encode_frame(a, a->rgba, &a->zbuf, &a->zcap, &len, err)) != CT_OK) return st;
   return ct_anim_add_encoded(a, a->zbuf, len, poster, err);
 }
@@ -713,6 +769,8 @@ void ct_anim_destroy(ct_anim_t *a) {
   ct_video_destroy(a->video);
   free(a->tmp);
   free(a->rgba);
+  free(a->prev);
+  free(a->sub);
   free(a->zbuf);
   free(a->path);
   free(a);
