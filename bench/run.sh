@@ -80,8 +80,8 @@ for fmt in apng webp gif mp4; do
     s=$(best "$ct" "$here/anim.lua" "$tmp/anim.$fmt" 4 "$w")
     peak=$("$ct" "$here/anim.lua" "$tmp/anim.$fmt" 4 "$w" | awk '{ print $4 }')
     echo "$s $w $peak $(stat -c %s "$tmp/anim.$fmt")" | awk -v f="$fmt" -v c="$(nproc)" '{
-      printf "%-5s %-10s %6.2fs  %6.1f frames/s  peak %6d KiB  %7.1f MiB\n", f,
-        ($2 == 1 ? "1 worker" : c " workers"), $1, 120 / $1, $3, $4 / 1048576 }'
+      printf "%-5s %-9s %6.2fs  %6.1f frames/s  peak %6d KiB  %7.1f MiB\n", f,
+        ($2 == 1 ? "1 process" : c " cores"), $1, 120 / $1, $3, $4 / 1048576 }'
   done
 done
 m4=$("$ct" "$here/anim.lua" "$tmp/anim.webp" 4 | awk '{ print $4 }')

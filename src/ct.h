@@ -663,7 +663,8 @@ ct_status_t ct_anim_add_sample(ct_anim_t *anim, const unsigned char *rgba, ct_er
    calls did), each drawing every W-th frame, and the frames reach the encoder in order. */
 typedef ct_status_t (*ct_anim_draw_func_t)(void *user, unsigned frame, unsigned char *rgba, ct_error_t *err);
 typedef struct {
-  unsigned            workers;   /* processes; 0: one per core; 1: drawn in this process */
+  unsigned            workers;   /* processes; 0: one per core (less one for formats encoded in
+                                    this process: WebP, GIF, video); 1: drawn in this process */
   ct_anim_draw_func_t draw;
   /* In this process: a warning sent by ct_anim_farm_warning, each message once per render. */
   void              (*warning)(void *user, const char *message);

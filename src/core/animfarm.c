@@ -191,6 +191,9 @@ ct_status_t ct_anim_render(ct_anim_t *a, unsigned count, int poster, const ct_an
   p.count = count;
   p.poster = poster < 0 ? -1 : poster;
   w = farm->workers ? farm->workers : ct_anim_farm_default_workers();
+  /* frames encoded here (WebP, GIF, video) keep this process busy: by default it takes a
+     core of its own, so two cores draw here, between encodings, rather than race a worker */
+  if (!farm->workers && !encoded && w > 1) w--;
   if (w > CT_MAX_ANIM_WORKERS) w = CT_MAX_ANIM_WORKERS;
   if (w > plan_size(&p)) w = plan_size(&p);
 
