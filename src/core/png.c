@@ -92,7 +92,7 @@ static cairo_status_t write_png(const png_src_t *src, int w, int h, cairo_write_
   png_infop info = NULL;
   png_out_t out = { write, closure, 0 };
   int y;
-  int alpha = src_has_alpha(src, w, h);
+  const volatile int alpha = src_has_alpha(src, w, h);   /* kept across libpng's longjmp */
   unsigned char *volatile row = NULL;
 
   if (!(row = malloc((size_t)w * 4))) return CAIRO_STATUS_NO_MEMORY;
