@@ -7,16 +7,7 @@
 # bad input (more than 50 fps, a full disk) gets one line and leaves no file.
 SUITE=gif
 . tests/cli/lib.sh
-B=${CT_BUILD:-build}
-CT="$B/chromatype"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-[ -n "$KEEP" ] || trap 'rm -rf "$T"' EXIT
-[ -n "$KEEP" ] && echo "$T"
-VAR=tests/fonts/ct-colr1-var.ttf
-TXT=$(printf '\356\200\203\356\200\201\356\200\202')   # U+E003 U+E001 U+E002: sweep, linear, radial
-have_py=0
-$PY -c "import PIL" 2>/dev/null && have_py=1
+. tests/cli/animlib.sh
 [ "$have_py" = 1 ] || echo "$SUITE: python3-PIL missing: frame checks skipped"
 
 for ext in gif apng; do

@@ -6,14 +6,7 @@
 # and a full disk give one error and leave no file.
 SUITE=video
 . tests/cli/lib.sh
-B=${CT_BUILD:-build}
-CT="$B/chromatype"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-[ -n "$KEEP" ] || trap 'rm -rf "$T"' EXIT
-[ -n "$KEEP" ] && echo "$T"
-VAR=tests/fonts/ct-colr1-var.ttf
-TXT=$(printf '\356\200\203\356\200\201\356\200\202')   # U+E003 U+E001 U+E002: sweep, linear, radial
+. tests/cli/animlib.sh
 if ! command -v ffmpeg > /dev/null 2>&1 || ! command -v ffprobe > /dev/null 2>&1; then
   echo "$SUITE: ffmpeg missing (Debian ffmpeg): video checks skipped"
   expect 1 "needs the ffmpeg program" "$CT" view "$VAR" "$TXT" --animate SWPS=0:360 --frames 2 -o "$T/x.mp4"
