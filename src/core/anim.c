@@ -504,24 +504,9 @@ ct_anim_t *ct_anim_create(const char *path, int width, int height, const ct_anim
                  width, height, WEBP_MAX_DIMENSION);
     return NULL;
   }
-  if (f == CT_ANIM_APNG || f == CT_ANIM_WEBP) {
-    size_t n = strlen(path) + 16;
-    int fd;
-    if (!(a->tmp = malloc(n))) goto nomem;
-    snprintf(a->tmp, n, "%s.tmp-XXXXXX", path);
-    if ((fd = mkstemp(a->tmp)) < 0 || !(a->file = fdopen(fd, "w+b"))) {
-      int e = errno;
-      if (fd >= 0) {
-        close(fd);
-        unlink(a->tmp);
-      }
-      free(a->tmp);
-      a->tmp = NULL;
-      ct_anim_destroy(a);
-      ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-      return NULL;
-    }
-    { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
+  if ((f == CT_ANIM_APNG || f == CT_ANIM_WEBP) && !(a->file = ct_file_open_temp(path, "w+b", &a->tmp, err))) {
+    ct_anim_destroy(a);
+    return NULL;
   }
   if (f == CT_ANIM_APNG) {
     apng_begin(a);

@@ -206,5 +206,8 @@ ct_status_t ct_canvas_render_image(ct_canvas_t *canvas, unsigned page, double sc
 
 /* fileout.c: a whole file written to a temporary name beside `path`, then renamed. */
 ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len, ct_error_t *err);
+/* A new file beside `path` ("PATH.tmp-XXXXXX", the umask's mode) opened with `mode`, its
+   name in *tmp (the caller's, to rename or unlink and free); NULL with `err` filled. */
+FILE *ct_file_open_temp(const char *path, const char *mode, char **tmp, ct_error_t *err);
 
 #endif /* CT_PRIVATE_H */

@@ -447,8 +447,8 @@ static rect_t rect_union(rect_t a, rect_t b) {
 
 ct_gif_t *ct_gif_open(const char *path, int width, int height, const ct_anim_options_t *opts, ct_error_t *err) {
   ct_gif_t *g = NULL;
-  size_t n = strlen(path) + 16, px = (size_t)(width > 0 ? width : 0) * (size_t)(height > 0 ? height : 0);
-  int fd = -1, gerr = 0;
+  size_t px = (size_t)(width > 0 ? width : 0) * (size_t)(height > 0 ? height : 0);
+  int gerr = 0;
   if (!(opts->fps > 0 && opts->fps <= CT_MAX_GIF_FPS)) {
     ct_set_error(err, CT_ERR_INVALID_ARG, "%s: GIF plays at most %d frames per second (%g asked)", path,
                  CT_MAX_GIF_FPS, opts->fps);
@@ -470,23 +470,13 @@ ct_gif_t *ct_gif_open(const char *path, int width, int height, const ct_anim_opt
   g->trans = -1;
   if (!(g->path = strdup(path)) || !(g->hist = calloc(BINS, sizeof *g->hist)) ||
       !(g->cube = malloc(BINS * sizeof *g->cube)) || !(g->prev = malloc(px)) || !(g->cur = malloc(px)) ||
-      !(g->pend = malloc(px)) || !(g->tmp = malloc(n)))
+      !(g->pend = malloc(px)))
     goto nomem;
   if (opts->dither && !(g->errs = malloc((size_t)(width + 2) * 6 * sizeof *g->errs))) goto nomem;
-  snprintf(g->tmp, n, "%s.tmp-XXXXXX", path);
-  if ((fd = mkstemp(g->tmp)) < 0 || !(g->file = fdopen(fd, "wb"))) {
-    int e = errno;
-    if (fd >= 0) {
-      close(fd);
-      unlink(g->tmp);
-    }
-    free(g->tmp);
-    g->tmp = NULL;
+  if (!(g->file = ct_file_open_temp(path, "wb", &g->tmp, err))) {
     ct_gif_destroy(g);
-    ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
     return NULL;
   }
-  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }
   if (!(g->gif = EGifOpen(g, put_bytes, &gerr))) {
     ct_gif_destroy(g);
     ct_set_error(err, CT_ERR_NOMEM, "%s: GIF: %s", path, GifErrorString(gerr));
