@@ -115,6 +115,10 @@ int      ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis);
 /* Sets variation coordinates from "wght=700,wdth=80" (unknown axes are an error).
    Clears cached outlines. */
 ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err);
+/* A new font from the same bytes (no file is read again) at this font's location, with
+   `spec` ("wght=700", may be NULL) on top: its own faces and caches, so that one font can
+   be used at several instances at once. */
+ct_font_t *ct_font_create_instance(ct_font_t *font, const char *spec, ct_error_t *err);
 
 /* Alternate forms of glyph `gid` offered by GSUB lookups (single and alternate
    substitutions) of `features` (a NULL-terminated list of tags), or, when `features` is

@@ -14,13 +14,14 @@ local layout = require "chromatype.layout"
 local stack = require "chromatype.stack"
 local palette = require "chromatype.palette"
 local motion = require "chromatype.motion"
+local variable = require "chromatype.variable"
 
 local M = {}
 
 -- Keys of a style (Lua names; XML uses the same with '-' for '_' and lang/dir aliases).
 local STYLE_KEYS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking",
   "features", "language", "direction", "hyphenate", "indent", "format", "space_before", "space_after",
-  "variations", "animate" }
+  "variations", "animate", "weight", "font_width", "slant", "italic", "optical_size" }
 local FIT_KEYS = { "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
 local MAX_OVERFLOW_PAGES = 1000
 
@@ -149,9 +150,10 @@ local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks"
 local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
 local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
   FIT_KEYS, STYLE_KEYS)
-local STYLE_ALLOWED = set_of(STYLE_KEYS, { "parent" })
-local TEXT_KEYS = set_of(STYLE_KEYS, { "style" })
-local RUN_KEYS = set_of(STYLE_KEYS, { "style", "text" })
+-- `width` is the font's width in styles and runs (they have no geometry); frames say `font_width`
+local STYLE_ALLOWED = set_of(STYLE_KEYS, { "parent", "width" })
+local TEXT_KEYS = set_of(STYLE_KEYS, { "style", "width" })
+local RUN_KEYS = set_of(STYLE_KEYS, { "style", "text", "width" })
 
 -- An ink (a spec "NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K]" or a table as canvas:ink takes)
 -- checked, as ct.parse_ink gives it; or nil, msg.
@@ -274,7 +276,18 @@ end
 function Document:style_fields(obj, t, allow_position)
   local s = {}
   for k, v in pairs(t) do s[k] = v end
+  if s.width ~= nil then
+    if s.font_width ~= nil then fail(obj, "width and font-width both given: they are the same") end
+    s.font_width, s.width = s.width, nil
+  end
   if s.font ~= nil then s.font = self:font_value(obj, s.font) end
+  for _, k in ipairs(variable.PROPERTIES) do
+    if s[k] ~= nil then
+      local v, err = variable.check(k, s[k])
+      if v == nil then fail(obj, ("%s: %s"):format(k == "font_width" and "width" or k:gsub("_", "-"), err)) end
+      s[k] = v
+    end
+  end
   for _, k in ipairs({ "size", "tracking", "indent", "space_before", "space_after" }) do
     if s[k] ~= nil then
       local v, err = length(s[k])
@@ -414,58 +427,47 @@ function Document:animations_end()
   return last, open
 end
 
--- The font `font` (a Font, a chain or a stack) at the axis values `vars`: a fresh instance
--- of each font of a chain that has the axes (kept while in use: set_variations would change
--- a shared font for every user).  Variations reach every run below the element that sets
--- them, whatever its font; an axis that no font they reach has is an error at that element
--- (`objs`: tag -> element), raised by check_axes once the document is laid out.
-function Document:vary(objs, font, vars)
-  local obj = next(objs) and objs[next(objs)]
-  if stack.is_stack(font) then fail(obj, "variations: a layered stack's fonts cannot vary") end
-  local chain = type(font) == "table" and font or { font }
-  local used, out = {}, {}
-  self.instances = self.instances or { order = {} }
-  local cache = self.instances
-  for i, f in ipairs(chain) do
-    local axes = {}
-    for _, a in ipairs(f:axes()) do axes[a.tag] = a end
-    local mine, any = {}, false
-    for tag, v in pairs(vars) do
-      if axes[tag] then mine[tag] = v; used[tag] = true; any = true end
-    end
-    if not any then out[i] = f
-    else
-      -- the font's other axes where they are, these at the values asked for
-      local keys = {}
-      for tag, a in pairs(axes) do keys[#keys + 1] = ("%s=%.17g"):format(tag, mine[tag] or a.value) end
-      table.sort(keys)
-      local key = tostring(f) .. "|" .. table.concat(keys, ",")
-      local inst = cache[key]
-      if not inst then
-        local info = f:info()
-        local nf, err = ct.open_font(info.path, { index = info.face_index })
-        if not nf then fail(obj, "variations: " .. tostring(err)) end
-        local loc = {}
-        for tag, a in pairs(axes) do loc[tag] = mine[tag] or a.value end
-        local ok, e = pcall(nf.set_variations, nf, loc)
-        if not ok then fail(obj, "variations: " .. tostring(e)) end
-        inst = nf
-        cache[key] = inst
-        cache.order[#cache.order + 1] = key
-        if #cache.order > 32 then cache[table.remove(cache.order, 1)] = nil end
-      end
-      out[i] = inst
-    end
+-- Tags of the axes that the style properties move, for the warnings.
+local PROPERTY_AXES = { weight = "wght", font_width = "wdth", slant = "slnt", italic = "ital", optical_size = "opsz" }
+
+-- The font `font` (a Font, a chain or a stack) of a run with the resolved style `s`, at
+-- `size` points: an instance (chromatype.variable, shared across the document and with
+-- chromatype.layout) at the location its `variations` and its properties (weight, width,
+-- slant, italic, optical size) give.  Variations reach every run below the element that
+-- sets them, whatever its font; an axis that no font they reach has is an error at that
+-- element (`s.variations_obj`: tag -> element), raised by check_axes once the document is
+-- laid out.  A property whose axis no font of the run has is a warning (once per font):
+-- the font's own design stands.
+function Document:vary(s, font, size, obj)
+  local vars = s.variations or {}
+  local ok, inst, took = pcall(variable.instance, font, variable.soft_axes(s, size), vars)
+  if not ok then
+    fail(next(vars) and s.variations_obj[next(vars)] or obj, "variations: " .. tostring(inst))
   end
   self.axes_seen = self.axes_seen or {}
+  local first = stack.is_stack(font) and font.lead or (type(font) == "table" and font[1]) or font
+  if stack.is_stack(first) then first = first.lead end
   for tag in pairs(vars) do
-    local o = objs[tag]
+    local o = s.variations_obj[tag]
     local seen = self.axes_seen[o]
     if not seen then seen = { fonts = {} }; self.axes_seen[o] = seen end
-    seen[tag] = seen[tag] or used[tag] or false
-    seen.fonts[chain[1]] = true
+    seen[tag] = seen[tag] or took[tag] or false
+    seen.fonts[first] = true
   end
-  return type(font) == "table" and out or out[1]
+  for _, k in ipairs(variable.PROPERTIES) do
+    local tag = PROPERTY_AXES[k]
+    if s[k] ~= nil and type(s[k]) ~= "string" and not took[tag] and vars[tag] == nil then
+      self.axis_warned = self.axis_warned or {}
+      local name = first:info().path:match("[^/]*$")
+      local key = name .. "\0" .. k
+      if not self.axis_warned[key] then
+        self.axis_warned[key] = true
+        layout.warn(("%s%s: %s has no '%s' axis: its own design is used"):format(obj.where or "",
+          k == "font_width" and "width" or k:gsub("_", "-"), name, tag))
+      end
+    end
+  end
+  return inst
 end
 
 -- Raises at the element whose variations name an axis none of the fonts they reach has.
@@ -794,15 +796,15 @@ function Document:layout_paras(fr)
       end
       local size = s.size or 12
       local font, pal, ov = s.font, s.palette, s.overrides
-      if s.variations then
-        font = self:vary(s.variations_obj, font, s.variations)
-      end
+      font = self:vary(s, font, size, (r.obj and r.obj.where) and r.obj or p.obj or {})
       if s.palette_mix then pal, ov = self:blend(font, s.palette_mix, ov) end
       para[#para + 1] = { text = r.text, font = font, size = size,
         leading = s.leading or (s.leading_factor and s.leading_factor * size) or nil,
         tracking = s.tracking, color = s.color, palette = pal, overrides = ov,
         features = s.features, language = s.language, direction = s.direction,
-        hyphenate = s.hyphenate, format = s.format }
+        hyphenate = s.hyphenate, format = s.format,
+        -- the layout sets opsz again where fitting changes the size; variations' opsz stands
+        optical_size = (s.variations and s.variations.opsz) and "none" or s.optical_size }
     end
     out[#out + 1] = para
   end
@@ -1231,7 +1233,8 @@ M.Document, M.Page, M.Frame = Document, Page, Frame
 -- ---- XML -----------------------------------------------------------------------------------
 
 local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking", "features",
-  "lang", "dir", "hyphenate", "space-before", "space-after", "variations" }
+  "lang", "dir", "hyphenate", "space-before", "space-after", "variations", "weight", "font-width", "slant",
+  "italic", "optical-size" }
 
 local function list(...)
   local s = {}
@@ -1243,15 +1246,15 @@ local ATTRS = {
   document = { "title", "author", "subject", "keywords", "size", "orientation", "margin", "bleed",
                "crop-marks", "slug", "background", "seed", "fps", "duration", "loop" },
   ink = { "name", "color", "overprint", "cmyk" },
-  style = list({ "name", "parent" }, STYLE_ATTRS),
+  style = list({ "name", "parent", "width" }, STYLE_ATTRS),
   page = { "size", "orientation", "background", "margin" },
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
     "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size" }, STYLE_ATTRS),
   image = { "src", "x", "y", "width", "height", "fit" },
   stack = { "name", "lead", "match", "warn" },
   layer = { "font", "color", "offset", "hidden", "palette", "name" },
-  p = list({ "style", "indent" }, STYLE_ATTRS),
-  span = list({ "style" }, STYLE_ATTRS),
+  p = list({ "style", "indent", "width" }, STYLE_ATTRS),
+  span = list({ "style", "width" }, STYLE_ATTRS),
   br = {},
   animate = { "attribute", "values", "from", "to", "begin", "dur", "ease" },
 }
@@ -1342,7 +1345,13 @@ function Reader:style_fields(node)
   local s = { font = a.font, size = a.size, leading = a.leading, color = a.color, align = a.align,
     overrides = a.overrides,
     tracking = a.tracking, features = a.features, language = a.lang, direction = a.dir,
-    space_before = a["space-before"], space_after = a["space-after"], variations = a.variations }
+    space_before = a["space-before"], space_after = a["space-after"], variations = a.variations,
+    weight = a.weight, slant = a.slant, optical_size = a["optical-size"], font_width = a["font-width"] }
+  if node.tag ~= "frame" and a.width then     -- a frame's width is its size
+    if a["font-width"] then self:fail(node, "width and font-width both given: they are the same") end
+    s.font_width = a.width
+  end
+  if a.italic then s.italic = self:yesno(node, "italic") end
   s.animate = self:animations(node)
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
   s.hyphenate = self:yesno(node, "hyphenate")

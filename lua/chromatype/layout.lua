@@ -12,6 +12,8 @@
 -- @module chromatype.layout
 
 local ct = require "chromatype"
+local variable = require "chromatype.variable"
+local motion = require "chromatype.motion"
 
 local M = {}
 
@@ -22,7 +24,8 @@ local has_rand   -- defined with the itemizer
 -- Keys a run may carry that go to canvas:text unchanged.
 local PASS = { "palette", "overrides", "color", "format", "features", "language" }
 -- Keys of a run (style): the passthrough keys and these.
-local RUN_KEYS = { "font", "size", "leading", "tracking", "hyphenate", "script", "direction" }
+local RUN_KEYS = { "font", "size", "leading", "tracking", "hyphenate", "script", "direction",
+  "variations", "weight", "font_width", "slant", "italic", "optical_size" }
 local OPT_KEYS = { "width", "height", "x", "y", "align", "valign", "first_line_indent",
   "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
 local PARA_KEYS = { "align", "first_line_indent", "continued", "space_before", "space_after" }
@@ -38,7 +41,8 @@ local function set_of(...)
   return s
 end
 local OPTS_ALLOWED = set_of(PASS, RUN_KEYS, OPT_KEYS)
-local RUN_ALLOWED = set_of(PASS, RUN_KEYS, { "text" })
+-- a run has no geometry: its `width` is the font's (`font_width`; in options `width` is the frame's)
+local RUN_ALLOWED = set_of(PASS, RUN_KEYS, { "text", "width" })
 
 local function argerr(fname, n, msg)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 4)
@@ -530,10 +534,39 @@ end
 local function copy_style(base, over)
   local r = {}
   for k in pairs(RUN_ALLOWED) do
-    if k ~= "text" then r[k] = base[k] end
+    if k ~= "text" and k ~= "width" then r[k] = base[k] end
   end
-  if over then for k, v in pairs(over) do if k ~= "text" then r[k] = v end end end
+  if over then
+    for k, v in pairs(over) do if k ~= "text" and k ~= "width" then r[k] = v end end
+    if over.width ~= nil then r.font_width = over.width end
+  end
   return r
+end
+
+-- The run's fonts at the location its `variations` and properties (weight, width, slant,
+-- italic, optical size) give: instances shared through chromatype.variable.
+local function vary(st, chain, fname, what)
+  for _, k in ipairs(variable.PROPERTIES) do
+    if st[k] ~= nil then
+      local v, err = variable.check(k, st[k])
+      if v == nil then argerr(fname, 1, ("%sfield '%s': %s"):format(what, k, err)) end
+      st[k] = v
+    end
+  end
+  local hard = {}
+  if st.variations ~= nil then
+    local v, err = motion.variations(st.variations)
+    if not v then argerr(fname, 1, ("%sfield 'variations': %s"):format(what, err)) end
+    hard = v
+  end
+  local ok, out, took = pcall(variable.instance, chain, variable.soft_axes(st, st.size), hard)
+  if not ok then argerr(fname, 1, ("%sfield 'variations': %s"):format(what, tostring(out))) end
+  for tag in pairs(hard) do
+    if not took[tag] then
+      argerr(fname, 1, ("%sfield 'variations': no font of the run has the axis '%s'"):format(what, tag))
+    end
+  end
+  return out
 end
 
 -- Checks one paragraph's runs and prepares it: text, styles, items, segments.
@@ -547,11 +580,13 @@ local function prepare(para, pi, base, fname, warned, adjust)
     if type(r.text) ~= "string" then argerr(fname, 1, what .. "field 'text': expected string, got " .. type(r.text)) end
     if not utf8.len(r.text) then argerr(fname, 1, what .. "text is not valid UTF-8") end
     for _, k in ipairs({ "size", "leading", "tracking" }) do check_num(r, k, fname, 1, nil, what) end
+    if r.width ~= nil and r.font_width ~= nil then argerr(fname, 1, what .. "width and font_width both given") end
     local st = copy_style(base, r)
     if st.font == nil then argerr(fname, r.font == nil and 2 or 1, "field 'font': a Font is required") end
     local chain, err = font_chain(st.font)
     if not chain then argerr(fname, 1, what .. "field 'font': " .. err) end
     if type(st.size) ~= "number" or st.size <= 0 then argerr(fname, 1, what .. "field 'size': must be > 0") end
+    chain = vary(st, chain, fname, what)
     if adjust then st, chain = adjust(st, chain) end
     texts[#texts + 1] = r.text
     styled[#styled + 1] = { s = pos, e = pos + #r.text - 1, style = st, chain = chain, input = r }
@@ -722,29 +757,12 @@ end
 
 -- ---- fitting ------------------------------------------------------------------------------
 
-local instances = setmetatable({}, { __mode = "k" })
-
--- The font at another value of its width axis, its other axes where they are (a fresh
--- face: set_variations changes a font for every user), or nil.
+-- The font at another value of its width axis, its other axes where they are (an instance:
+-- set_variations would change a font for every user), or nil.
 local function width_instance(font, value)
-  local per = instances[font]
-  if not per then per = {}; instances[font] = per end
   local key = math.floor(value * 10 + 0.5) / 10
-  local f = per[key]
-  if f == nil then
-    f = false
-    local info = font:info()
-    local okf, nf = pcall(ct.open_font, info.path, { index = info.face_index })
-    if okf and nf then
-      local loc = {}
-      for _, a in ipairs(font:axes()) do loc[a.tag] = a.value end
-      loc.wdth = key
-      nf:set_variations(loc)
-      f = nf
-    end
-    per[key] = f
-  end
-  return f or nil
+  local ok, f = pcall(variable.instance, font, nil, { wdth = key })
+  return ok and f or nil
 end
 
 local function width_axis(font)

@@ -96,6 +96,18 @@ function M.new(t)
   return self
 end
 
+--- A stack like this one whose layer fonts are `fn(font)` (e.g. instances of a variable
+--- font at another location): the same colors, offsets, lead and matching.
+-- @treturn Stack
+function Stack:map_fonts(fn)
+  local t = { lead = self.lead_index, match = self.match, warn = not self.quiet }
+  for i, l in ipairs(self.layers) do
+    t[i] = { font = fn(l.font), color = l.color, offset = { l.dx, l.dy }, hidden = l.hidden,
+      palette = l.palette, overrides = l.overrides, format = l.format, name = l.label }
+  end
+  return M.new(t)
+end
+
 function Stack:__tostring()
   local names = {}
   for i, l in ipairs(self.layers) do names[i] = l.name end

@@ -553,7 +553,7 @@ int ct_font_get_axis(ct_font_t *font, unsigned i, ct_axis_t *axis) {
 }
 
 ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t *err) {
-  hb_variation_t vars[64];
+  hb_variation_t vars[128];   /* an instance's location (up to 64 axes) and the changes to it */
   unsigned n = 0, naxes, i, j;
   FT_Fixed coords[64];
   const char *p = spec;
@@ -570,7 +570,7 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
     const char *end = strchr(p, ',');
     size_t len = end ? (size_t)(end - p) : strlen(p);
     if (len > 0) {
-      if (n == 64) return ct_set_error(err, CT_ERR_LIMIT, "%s: too many variations", font->name);
+      if (n == 128) return ct_set_error(err, CT_ERR_LIMIT, "%s: too many variations", font->name);
       if (!hb_variation_from_string(p, (int)len, &vars[n]))
         return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: bad variation '%.*s' (want tag=value)",
                             font->name, (int)len, p);
@@ -615,6 +615,45 @@ ct_status_t ct_font_set_variations(ct_font_t *font, const char *spec, ct_error_t
   ct_font_clear_outlines(font);
   ct_font_clear_paints(font);   /* COLRv1 trees depend on the location */
   return CT_OK;
+}
+
+ct_font_t *ct_font_create_instance(ct_font_t *font, const char *spec, ct_error_t *err) {
+  char loc[64 * 24 + 1];   /* "wght=-32768.5," per axis */
+  size_t used = 0;
+  unsigned naxes = ct_font_get_axis_count(font), i;
+  ct_font_t *inst = ct_font_create_from_data(font->data, font->size, font->index, font->name, err);
+  if (!inst) return NULL;
+  inst->container = font->container;
+  if (naxes > 64) naxes = 64;
+  loc[0] = '\0';
+  for (i = 0; i < naxes && font->var_set; i++) {   /* the source's location, axis by axis */
+    ct_axis_t a;
+    if (ct_font_get_axis(font, i, &a) != 0) continue;
+    used += (size_t)snprintf(loc + used, sizeof loc - used, "%s%s=%.6f", used ? "," : "",
+                             a.tag_str, a.value);
+    if (used >= sizeof loc) break;
+  }
+  if (spec && *spec) {                                  /* then the changes: later tags win */
+    size_t need = used + 1 + strlen(spec) + 1;
+    char *all = malloc(need);
+    ct_status_t st;
+    if (!all) {
+      ct_font_destroy(inst);
+      ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", font->name);
+      return NULL;
+    }
+    snprintf(all, need, "%s%s%s", loc, used ? "," : "", spec);
+    st = ct_font_set_variations(inst, all, err);
+    free(all);
+    if (st != CT_OK) {
+      ct_font_destroy(inst);
+      return NULL;
+    }
+  } else if (used && ct_font_set_variations(inst, loc, err) != CT_OK) {
+    ct_font_destroy(inst);
+    return NULL;
+  }
+  return inst;
 }
 
 unsigned ct_font_get_codepoints(ct_font_t *font, uint32_t *out, unsigned max) {

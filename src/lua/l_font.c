@@ -245,24 +245,22 @@ static int l_font_axes(lua_State *L) {
   return 1;
 }
 
-/* set_variations("wght=700,wdth=80" | {wght=700}) -> font; errors raise */
-static int l_font_set_variations(lua_State *L) {
-  ct_font_t *font = lct_checkfont(L, 1);
-  const char *spec;
-  ct_error_t err;
-  if (lua_type(L, 2) == LUA_TTABLE) {
+/* The variation spec at stack index `idx`, "wght=700,wdth=80" or {wght=700, wdth=80}, as a
+   string: a table is turned into one, which replaces it on the stack. */
+static const char *variation_spec(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TTABLE) {
     /* "tag=value" pieces into a list, then joined (a luaL_Buffer must stay on top) */
     lua_Integer n = 0, i;
     luaL_Buffer b;
     lua_newtable(L);   /* pieces */
     lua_pushnil(L);
-    while (lua_next(L, 2)) {
+    while (lua_next(L, idx)) {
       if (lua_type(L, -2) != LUA_TSTRING)
-        return luaL_argerror(L, 2, lua_pushfstring(L, "axis tags must be strings, got %s",
-                                                   luaL_typename(L, -2)));
+        return (luaL_argerror(L, idx, lua_pushfstring(L, "axis tags must be strings, got %s",
+                                                      luaL_typename(L, -2))), NULL);
       if (lua_type(L, -1) != LUA_TNUMBER)
-        return luaL_argerror(L, 2, lua_pushfstring(L, "axis '%s': expected number, got %s",
-                                                   lua_tostring(L, -2), luaL_typename(L, -1)));
+        return (luaL_argerror(L, idx, lua_pushfstring(L, "axis '%s': expected number, got %s",
+                                                      lua_tostring(L, -2), luaL_typename(L, -1))), NULL);
       lua_pushfstring(L, "%s=%f", lua_tostring(L, -2), (LUAI_UACNUMBER)lua_tonumber(L, -1));
       lua_rawseti(L, -4, ++n);
       lua_pop(L, 1);
@@ -274,15 +272,38 @@ static int l_font_set_variations(lua_State *L) {
       luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
-    lua_replace(L, 2);
-  } else if (lua_type(L, 2) != LUA_TSTRING) {
-    return luaL_typeerror(L, 2, "string or table");
+    lua_replace(L, idx);
+    lua_pop(L, 1);     /* the pieces */
+  } else if (lua_type(L, idx) != LUA_TSTRING) {
+    return (luaL_typeerror(L, idx, "string or table"), NULL);
   }
-  spec = lua_tostring(L, 2);
+  return lua_tostring(L, idx);
+}
+
+/* set_variations("wght=700,wdth=80" | {wght=700}) -> font; errors raise */
+static int l_font_set_variations(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  const char *spec = variation_spec(L, 2);
+  ct_error_t err;
   if (ct_font_get_axis_count(font) == 0 && spec[0])
     return luaL_error(L, "%s: the font has no variation axes", ct_font_get_path(font));
   if (ct_font_set_variations(font, spec, &err) != CT_OK) return lct_raise(L, &err);
   lua_settop(L, 1);
+  return 1;
+}
+
+/* instance([variations]) -> a new Font at this one's location with `variations` on top;
+   errors raise */
+static int l_font_instance(lua_State *L) {
+  ct_font_t *font = lct_checkfont(L, 1);
+  const char *spec = lua_isnoneornil(L, 2) ? NULL : variation_spec(L, 2);
+  lct_font_box *box;
+  ct_error_t err;
+  if (spec && spec[0] && ct_font_get_axis_count(font) == 0)
+    return luaL_error(L, "%s: the font has no variation axes", ct_font_get_path(font));
+  box = newbox(L);
+  box->font = ct_font_create_instance(font, spec, &err);
+  if (!box->font) return lct_raise(L, &err);
   return 1;
 }
 
@@ -545,6 +566,7 @@ static const luaL_Reg font_methods[] = {
   { "find_palette", l_font_find_palette },
   { "axes", l_font_axes },
   { "set_variations", l_font_set_variations },
+  { "instance", l_font_instance },
   { "glyph", l_font_glyph },
   { "codepoints", l_font_codepoints },
   { "glyph_name", l_font_glyph_name },
