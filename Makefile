@@ -223,6 +223,7 @@ fuzz-regress: $(FUZZ_DRIVERS)
 fonts:
 	/usr/bin/python3 tests/fonts/make_fonts.py tests/fonts
 	/usr/bin/python3 tests/fonts/make_layout_fonts.py tests/fonts
+	/usr/bin/python3 tests/fonts/make_axes_font.py tests/fonts
 refs:
 	sh tests/render/ref/make_refs.sh
 
