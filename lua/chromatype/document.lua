@@ -634,7 +634,7 @@ local function frame_box(fr, opts)
   local function get(k, check)
     if opts[k] == nil then return nil end
     local v, err = check(opts[k])
-    if v == nil then fail(fr, ("%s: %s"):format(k, err)) end
+    if v == nil then fail(fr, ("%s: %s"):format(fr.where and k:gsub("_", "-") or k, err)) end
     return v
   end
   fr.box = { background = get("background", frames.color), border = get("border", frames.stroke),

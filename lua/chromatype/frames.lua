@@ -58,7 +58,10 @@ function M.stroke(v)
     return nil, "expected a width and a color (\"0.5pt #000\"), got " .. type(v)
   end
   local width, err = finite_length(w == nil and M.DEFAULT_STROKE or w)
-  if not width then return nil, ("width: %s (expected a width and a color, \"0.5pt #000\")"):format(err) end
+  if not width then
+    if type(v) == "string" then return nil, ("expected a width and a color (\"0.5pt #000\"), got '%s'"):format(v) end
+    return nil, "width: " .. err
+  end
   if width < 0 then return nil, ("width: must be at least 0 pt, got '%s'"):format(tostring(w)) end
   local color = "#000000ff"
   if c ~= nil then
