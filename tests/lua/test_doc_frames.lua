@@ -264,6 +264,23 @@ case("box, column rule and rules: their colors at their places (PNG)", function(
   if os.getenv("CT_KEEP") then print("kept " .. out) else os.remove(out) end
 end)
 
+case("with filters: the box and the rules are drawn under the filtered text", function()
+  local out = tmpname() .. ".png"
+  local d = document.from_xml(([[<document size="200pt x 100pt" margin="0" background="#ffffff">
+<style name="default" font="%s" size="8pt"/>
+<page><frame x="20" y="20" width="160" height="60" background="#00ff00" border="4pt #ff0000" columns="2"
+  column-rule="2pt #0000ff"><p>%s</p></frame><frame x="0" y="90" width="10" height="10" background="#0000ff"/></page></document>]])
+    :format(FONT, words(1, 30)), "f.xml")
+  d:filter { Run = function(r) r.color = "#ffffff" end }
+  assert(d:write(out, { dpi = 72 }))
+  local function px(x, y) return { ct.read_png_pixel(out, x, y) } end
+  near(px(21, 50), { 255, 0, 0 }, 2, "border")
+  near(px(97, 40), { 0, 255, 0 }, 2, "background, in the gap")
+  near(px(99, 50), { 0, 0, 255 }, 2, "column rule")
+  near(px(5, 95), { 0, 0, 255 }, 2, "a frame without text")
+  os.remove(out)
+end)
+
 case("a rule at the top of a column is not drawn (nor its space)", function()
   -- one line a column: the second paragraph starts column 2, with no space and no rule
   local d = document.from_xml(doc('<page><frame height="14pt" columns="2" column-rule="0"><p>W01</p>'
