@@ -242,86 +242,117 @@ local function paragraph_rules(out, lines, from, to, paras, rule_before, x, w)
   return out
 end
 
+-- One pass over the columns: column i is set `height(i, rest, o)` high (the frame's height
+-- when that gives nil), with what the columns before it left.  Returns {lines =, over =,
+-- rects =, top =, bottom =, filled =}: the lines in reading order, the overflow, the
+-- paragraph rules, the extent of the set columns and the number of columns with lines.
+local function columns_pass(paras, opts, cols, cw, rule_before, height)
+  local H = opts.height
+  local r = { lines = {}, rects = {}, top = math.huge, bottom = -math.huge, filled = 0 }
+  local rest, first_para = paras, 0
+  for i = 1, cols.n do
+    if not rest or #rest == 0 then rest = nil; break end
+    local o = copy(opts)
+    o.x, o.width, o.valign = opts.x + (i - 1) * (cw + cols.gap), cw, nil
+    o.height = math.min(height and height(i, rest, o) or H, H)
+    local lines, over, used = layout.paragraphs(rest, o, "frame")
+    -- valign within the column, in the frame's height
+    local shift = 0
+    if opts.valign == "middle" then shift = (H - used) / 2 elseif opts.valign == "bottom" then shift = H - used end
+    for _, l in ipairs(lines) do l.y = l.y + shift end
+    paragraph_rules(r.rects, lines, 1, #lines, rest, rule_before, o.x, cw)
+    for _, l in ipairs(lines) do
+      l.paragraph = first_para + l.paragraph
+      l.column = i
+      r.lines[#r.lines + 1] = l
+    end
+    if #lines > 0 then
+      r.filled = i
+      r.top, r.bottom = math.min(r.top, shift), math.max(r.bottom, shift + used)
+    end
+    -- the next column's first paragraph is the overflow's first one: rest[#rest - #over + 1]
+    first_para = first_para + #rest - (over and #over or 0)
+    rest = over
+  end
+  r.over = rest and #rest > 0 and rest or nil
+  return r
+end
+
+-- Balanced by lines: each column takes its share of the lines left, ceil(left / columns
+-- left), found by setting what is left in one column (tall enough to hold what the columns
+-- left can hold).  When that does not fit, this column and the next ones fill in order.
+local function by_lines(cols)
+  local balance = true
+  return function(i, rest, o)
+    if not balance then return nil end
+    local left = cols.n - i + 1
+    local probe = copy(o)
+    probe.height = o.height * (left + 1)
+    local plines, pover = layout.paragraphs(rest, probe, "frame")
+    if pover then balance = false; return nil end
+    if #plines == 0 then return nil end
+    local l = plines[math.ceil(#plines / left)]
+    return l.y - o.y + l.descent
+  end
+end
+
 --- Sets paragraphs in a frame's text box, in columns.
 -- `opts` are chromatype.layout's options for the whole text box (`x`, `y`, `width`,
 -- `height`, `valign`, fonts and fitting); `cols` = {n =, gap =, fill = "auto"|"balance",
 -- rule = {width =, color =}|nil}; `rule_before` maps a paragraph (a table of `paras` or of
 -- an overflow) to the list of rules drawn before it (paragraph_rule's form).  With one
 -- column the text is set by one layout call (fitting works); with more, column after
--- column, each taking the previous one's overflow.  `fill = "balance"` gives each column
--- its share of the lines that are left (ceil(left / columns left)), so when the rest of the
--- text fits, the columns differ by at most one line; when it does not, the columns fill in
--- order (and the text goes on in the next frame or page: the last one balances).
+-- column, each taking the previous one's overflow.
+-- `fill = "balance"`: when the text fits the frame, each column takes its share of the
+-- lines left (ceil(lines left / columns left)), so the line counts differ by at most one;
+-- should the taller lines or the rules of some column then make the text overflow, the
+-- columns are instead all set to the least height that holds the text (found by
+-- bisection), as CSS balances.  When the text does not fit the frame, the columns fill in
+-- order and the text goes on (to the next frame or page: the last one balances).
 -- @treturn table lines in reading order (their `paragraph` counts across columns)
 -- @treturn table|nil the overflow paragraphs
 -- @treturn table|nil the fitting result (one column only)
 -- @treturn table rectangles to draw under the text: column rules and paragraph rules
 function M.flow(paras, opts, cols, rule_before)
-  local rects = {}
   if cols.n == 1 then
     local lines, over, _, fit = layout.paragraphs(paras, opts, "frame")
-    paragraph_rules(rects, lines, 1, #lines, paras, rule_before, opts.x, opts.width)
-    return lines, over, fit, rects
+    return lines, over, fit, paragraph_rules({}, lines, 1, #lines, paras, rule_before, opts.x, opts.width)
   end
-  local n, gap, H = cols.n, cols.gap, opts.height
-  local cw = (opts.width - (n - 1) * gap) / n
+  local H = opts.height
+  local cw = (opts.width - (cols.n - 1) * cols.gap) / cols.n
   if cw <= 0 then
     error(("bad argument #2 to 'frame' (columns: %d columns with gaps of %g pt do not fit in %g pt)")
-      :format(n, gap, opts.width), 0)
+      :format(cols.n, cols.gap, opts.width), 0)
   end
-  local all, rest, first_para = {}, paras, 0
-  local top, bottom = math.huge, -math.huge    -- the extent of the set columns
-  local filled = 0                             -- columns holding lines
-  local balance = cols.fill == "balance"
-  for i = 1, n do
-    if not rest or #rest == 0 then break end
-    local o = copy(opts)
-    o.x, o.width, o.valign = opts.x + (i - 1) * (cw + gap), cw, nil
-    if balance then
-      -- the lines left, set in one column (tall enough to hold what the columns left can):
-      -- this column takes its share of them; when they do not fit, this column and the
-      -- next ones fill in order
-      local left = n - i + 1
-      local probe = copy(o)
-      probe.height = H * (left + 1)
-      local plines, pover = layout.paragraphs(rest, probe, "frame")
-      if pover then balance = false
-      elseif #plines > 0 then
-        local l = plines[math.ceil(#plines / left)]
-        local need = l.y - o.y + l.descent
-        if need < H then o.height = need end
+  local r
+  if cols.fill == "balance" then
+    r = columns_pass(paras, opts, cols, cw, rule_before, by_lines(cols))
+    if r.over then
+      local auto = columns_pass(paras, opts, cols, cw, rule_before, nil)
+      r = auto
+      if not auto.over then
+        -- the least common column height that holds the text
+        local lo, hi = 0, H
+        while hi - lo > 0.01 do
+          local mid = (lo + hi) / 2
+          local t = columns_pass(paras, opts, cols, cw, rule_before, function() return mid end)
+          if t.over then lo = mid else hi, r = mid, t end
+        end
       end
     end
-    local lines, over, used = layout.paragraphs(rest, o, "frame")
-    -- valign within the column, in the frame's height
-    local shift = 0
-    if opts.valign == "middle" then shift = (H - used) / 2 elseif opts.valign == "bottom" then shift = H - used end
-    for _, l in ipairs(lines) do l.y = l.y + shift end
-    local mine = paragraph_rules({}, lines, 1, #lines, rest, rule_before, o.x, cw)
-    for _, r in ipairs(mine) do rects[#rects + 1] = r end
-    for _, l in ipairs(lines) do
-      l.paragraph = first_para + l.paragraph
-      l.column = i
-      all[#all + 1] = l
-    end
-    if #lines > 0 then
-      filled = i
-      top, bottom = math.min(top, shift), math.max(bottom, shift + used)
-    end
-    -- the next column's first paragraph is the overflow's first one: rest[#rest - #over + 1]
-    first_para = first_para + #rest - (over and #over or 0)
-    rest = over
+  else
+    r = columns_pass(paras, opts, cols, cw, rule_before, nil)
   end
-  if cols.rule and cols.rule.width > 0 and filled > 1 then
+  if cols.rule and cols.rule.width > 0 and r.filled > 1 then
     local y0, y1 = 0, H
-    if cols.fill == "balance" then y0, y1 = top, bottom end
-    for i = 1, filled - 1 do
-      local x = opts.x + i * cw + (i - 1) * gap + gap / 2
-      rects[#rects + 1] = { x = x - cols.rule.width / 2, y = opts.y + y0, w = cols.rule.width, h = y1 - y0,
+    if cols.fill == "balance" then y0, y1 = r.top, r.bottom end
+    for i = 1, r.filled - 1 do
+      local x = opts.x + i * cw + (i - 1) * cols.gap + cols.gap / 2
+      r.rects[#r.rects + 1] = { x = x - cols.rule.width / 2, y = opts.y + y0, w = cols.rule.width, h = y1 - y0,
         color = cols.rule.color }
     end
   end
-  return all, rest, nil, rects
+  return r.lines, r.over, nil, r.rects
 end
 
 return M

@@ -113,6 +113,31 @@ case("columns balance: counts within one line, words in order, each in its colum
   end
 end)
 
+case("balance never overflows where filling in order fits (rules late in the text: balanced by height)", function()
+  -- the rules' room sits in the last column: sharing out lines alone overflows frames of 29
+  -- to 39 mm that hold the text filled in order (seen with the height fallback taken out)
+  local body = ('<p>%s</p><rule space="10pt"/><p>%s</p><rule space="10pt"/><p>%s</p><rule space="10pt"/>'
+    .. '<p>%s</p><rule space="10pt"/><p>%s</p>'):format(words(1, 40), words(41, 44), words(45, 48), words(49, 52),
+    words(53, 56))
+  local fits = 0
+  for h = 20, 60 do
+    local function run(fill)
+      local d = document.from_xml(doc(('<page><frame height="%dmm" columns="3" column-fill="%s" overflow="hide">%s</frame></page>')
+        :format(h, fill, body)), "b.xml")
+      local sheets, report = d:typeset()
+      return sheets[1].frames[1], #report.overflows > 0
+    end
+    local _, auto_over = run("auto")
+    local bal, bal_over = run("balance")
+    assert(not bal_over or auto_over, ("height %d mm: balance overflows where auto fits"):format(h))
+    if not auto_over then
+      fits = fits + 1
+      eq(line_words(bal.lines), all_words(1, 56))
+    end
+  end
+  assert(fits > 10)
+end)
+
 case("columns: paragraph numbers go on across columns (one paragraph cut in two keeps its number)", function()
   local sheets = typeset(doc(('<page><frame height="60mm" columns="2" column-fill="balance"><p>%s</p><p>%s</p></frame></page>')
     :format(words(1, 30), words(31, 36))))
