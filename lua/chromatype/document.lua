@@ -861,19 +861,22 @@ function Document:layout_paras(fr)
   local fstyle = base
   if fr.style_name then fstyle = merge(fstyle, self:resolve(fr, fr.style_name)) end
   fstyle = merge(fstyle, self:at(fr.fields))
-  local out, rules = {}, nil
-  self.rule_before = self.rule_before or setmetatable({}, { __mode = "k" })
-  for i, p in ipairs(fr.paras) do
+  -- a rule goes before the next paragraph: its room is that paragraph's space before
+  local texts, before, rules = {}, {}, nil
+  for _, p in ipairs(fr.paras) do
     if p.rule then
-      -- a rule goes before the next paragraph: its room is that paragraph's space before
-      local after = false
-      for j = i + 1, #fr.paras do if not fr.paras[j].rule then after = true; break end end
-      if #out == 0 or not after then fail(p.obj, "a rule in a frame goes between two paragraphs") end
-      rules = rules or {}
+      if #texts == 0 then fail(p.obj, "a rule in a frame goes between two paragraphs") end
+      rules = rules or { obj = p.obj }
       rules[#rules + 1] = p.rule
-      goto next
+    else
+      texts[#texts + 1] = p
+      before[p], rules = rules, nil
     end
-    do
+  end
+  if rules then fail(rules.obj, "a rule in a frame goes between two paragraphs") end
+  self.rule_before = self.rule_before or setmetatable({}, { __mode = "k" })
+  local out = {}
+  for _, p in ipairs(texts) do
     local ps = fstyle
     if p.style then ps = merge(ps, self:resolve(p.obj, p.style)) end
     ps = merge(ps, self:at(p.fields))
@@ -900,13 +903,11 @@ function Document:layout_paras(fr)
         features = s.features, language = s.language, direction = s.direction,
         hyphenate = s.hyphenate, format = s.format }
     end
-    if rules then
-      for _, r in ipairs(rules) do para.space_before = (para.space_before or 0) + r.room end
-      self.rule_before[para], rules = rules, nil
+    if before[p] then
+      for _, r in ipairs(before[p]) do para.space_before = (para.space_before or 0) + r.room end
+      self.rule_before[para] = before[p]
     end
     out[#out + 1] = para
-    end
-    ::next::
   end
   return out, fstyle
 end
@@ -1593,20 +1594,17 @@ function Reader:frame(page, fr, frames_by_id)
       local ra = p.attrs
       frame:rule { length = ra.length, align = ra.align, stroke = ra.stroke, color = ra.color, space = ra.space,
         _where = self:where(p) }
-      goto next
+    else
+      local runs = {}
+      self:collect(p, {}, runs)
+      runs = trim(runs)
+      for _, r in ipairs(runs) do r.node = nil end
+      local fields = self:style_fields(p)
+      fields.style = p.attrs.style
+      fields.indent = p.attrs.indent
+      fields._where = self:where(p)
+      frame:paragraph(runs, fields)
     end
-    do
-    local runs = {}
-    self:collect(p, {}, runs)
-    runs = trim(runs)
-    for _, r in ipairs(runs) do r.node = nil end
-    local fields = self:style_fields(p)
-    fields.style = p.attrs.style
-    fields.indent = p.attrs.indent
-    fields._where = self:where(p)
-    frame:paragraph(runs, fields)
-    end
-    ::next::
   end
 end
 
