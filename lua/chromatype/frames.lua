@@ -242,6 +242,24 @@ local function paragraph_rules(out, lines, from, to, paras, rule_before, x, w)
   return out
 end
 
+-- Sets one column: layout.paragraphs of `rest` in `o`, given the first paragraphs only
+-- (8, 16, 32, ... until they overflow the column or are all there is): the lines of a
+-- column are the same whatever follows its last paragraph, and a long flow then costs a
+-- column's text a column instead of all the text left.  Returns lines, overflow, height used.
+local function set_column(rest, o)
+  local k = 8
+  while true do
+    if k >= #rest then return layout.paragraphs(rest, o, "frame") end
+    local head = table.move(rest, 1, k, 1, {})
+    local lines, over, used = layout.paragraphs(head, o, "frame")
+    if over then
+      table.move(rest, k + 1, #rest, #over + 1, over)
+      return lines, over, used
+    end
+    k = k * 2
+  end
+end
+
 -- One pass over the columns: column i is set `height(i, rest, o)` high (the frame's height
 -- when that gives nil), with what the columns before it left.  Returns {lines =, over =,
 -- rects =, top =, bottom =, filled =}: the lines in reading order, the overflow, the
@@ -255,7 +273,7 @@ local function columns_pass(paras, opts, cols, cw, rule_before, height)
     local o = copy(opts)
     o.x, o.width, o.valign = opts.x + (i - 1) * (cw + cols.gap), cw, nil
     o.height = math.min(height and height(i, rest, o) or H, H)
-    local lines, over, used = layout.paragraphs(rest, o, "frame")
+    local lines, over, used = set_column(rest, o)
     -- valign within the column, in the frame's height
     local shift = 0
     if opts.valign == "middle" then shift = (H - used) / 2 elseif opts.valign == "bottom" then shift = H - used end
@@ -301,8 +319,8 @@ end
 -- `height`, `valign`, fonts and fitting); `cols` = {n =, gap =, fill = "auto"|"balance",
 -- rule = {width =, color =}|nil}; `rule_before` maps a paragraph (a table of `paras` or of
 -- an overflow) to the list of rules drawn before it (paragraph_rule's form).  With one
--- column the text is set by one layout call (fitting works); with more, column after
--- column, each taking the previous one's overflow.
+-- column and `fit`, one layout call sets the whole text; otherwise column after column
+-- (set_column), each taking the previous one's overflow.
 -- `fill = "balance"`: when the text fits the frame, each column takes its share of the
 -- lines left (ceil(lines left / columns left)), so the line counts differ by at most one;
 -- should the taller lines or the rules of some column then make the text overflow, the
@@ -315,7 +333,9 @@ end
 -- @treturn table rectangles to draw under the text: column rules and paragraph rules
 function M.flow(paras, opts, cols, rule_before)
   if cols.n == 1 then
-    local lines, over, _, fit = layout.paragraphs(paras, opts, "frame")
+    local lines, over, _, fit
+    if opts.fit == nil then lines, over = set_column(paras, opts)
+    else lines, over, _, fit = layout.paragraphs(paras, opts, "frame") end      -- fitting sees the whole text
     return lines, over, fit, paragraph_rules({}, lines, 1, #lines, paras, rule_before, opts.x, opts.width)
   end
   local H = opts.height
@@ -324,24 +344,21 @@ function M.flow(paras, opts, cols, rule_before)
     error(("bad argument #2 to 'frame' (columns: %d columns with gaps of %g pt do not fit in %g pt)")
       :format(cols.n, cols.gap, opts.width), 0)
   end
-  local r
-  if cols.fill == "balance" then
+  -- in order first: text that does not fit the frame fills it in order, balanced or not
+  local auto = columns_pass(paras, opts, cols, cw, rule_before, nil)
+  local r = auto
+  if cols.fill == "balance" and not auto.over then
     r = columns_pass(paras, opts, cols, cw, rule_before, by_lines(cols))
     if r.over then
-      local auto = columns_pass(paras, opts, cols, cw, rule_before, nil)
+      -- the least common column height that holds the text
       r = auto
-      if not auto.over then
-        -- the least common column height that holds the text
-        local lo, hi = 0, H
-        while hi - lo > 0.01 do
-          local mid = (lo + hi) / 2
-          local t = columns_pass(paras, opts, cols, cw, rule_before, function() return mid end)
-          if t.over then lo = mid else hi, r = mid, t end
-        end
+      local lo, hi = 0, H
+      while hi - lo > 0.01 do
+        local mid = (lo + hi) / 2
+        local t = columns_pass(paras, opts, cols, cw, rule_before, function() return mid end)
+        if t.over then lo = mid else hi, r = mid, t end
       end
     end
-  else
-    r = columns_pass(paras, opts, cols, cw, rule_before, nil)
   end
   if cols.rule and cols.rule.width > 0 and r.filled > 1 then
     local y0, y1 = 0, H
