@@ -82,6 +82,15 @@ n=$("$SEP" "$T/r(Riso Teal).tif" | sed 's/inked //')
 set -- $("$SEP" "$T/r(Riso Teal).tif" "$T/s(Riso Teal).tif")
 [ "$6" = "$2" ] && ok || bad "the rule is not on the full document's plate: $*"
 
+# a rule in registration color prints on every plate
+sed -e '/<ink/d' -e '/<rule/s/color="#00838a"/color="registration"/' "$T/rule.xml" > "$T/reg.xml"
+grep -q registration "$T/reg.xml" || bad "reg.xml was not made"
+"$CT" "$T/reg.xml" -o "$T/reg.pdf" && gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=tiffsep -r300 -o "$T/g.tif" "$T/reg.pdf"
+for p in Cyan Magenta Yellow Black; do
+  set -- $("$SEP" "$T/g($p).tif" "$T/r(Riso Teal).tif")
+  [ "$2" -gt 6900 ] && [ "$2" = "$6" ] && ok || bad "the registration rule on plate $p: $*"
+done
+
 # ---- errors: one line naming the file, the line and the element, exit 1 ---------------------
 printf '<document>\n<page>\n<frame columns="0"/>\n</page>\n</document>\n' > "$T/bad.xml"
 expect 1 "bad.xml:3: <frame>: columns: expected a whole number from 1 to 64, got '0'" "$CT" "$T/bad.xml" -o "$T/bad.pdf"
