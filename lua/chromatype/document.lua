@@ -711,6 +711,7 @@ function Page:frame(opts)
   fr.fit = {}
   for _, k in ipairs(FIT_KEYS) do fr.fit[k] = opts[k] end
   frame_box(fr, opts)
+  fr.order = #self.frames + #self.rules + 1        -- the place among frames and rules
   self.frames[#self.frames + 1] = fr
   return fr
 end
@@ -748,7 +749,7 @@ function Page:rule(opts)
   end
   if dir == "horizontal" then r.x, r.y, r.w, r.h = x, y - st / 2, l, st
   else r.x, r.y, r.w, r.h = x - st / 2, y, st, l end
-  r.color = color
+  r.color, r.order = color, #self.frames + #self.rules + 1
   self.rules[#self.rules + 1] = r
   return self
 end
@@ -1144,11 +1145,19 @@ function Document:draw_sheet(c, sheet, frames, filtered, fresh)
       h = im.height, fit = im.fit })
     if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end
   end
-  for _, r in ipairs(sheet.continuation and {} or pg.rules) do
-    c:rect { x = off + r.x, y = off + r.y, w = r.w, h = r.h, color = r.color }
+  -- the page's rules in their place among the frames: each before the frames that follow it
+  local rules, next_rule = sheet.continuation and {} or pg.rules, 1
+  local function rules_until(order)
+    while rules[next_rule] and rules[next_rule].order <= order do
+      local r = rules[next_rule]
+      c:rect { x = off + r.x, y = off + r.y, w = r.w, h = r.h, color = r.color }
+      next_rule = next_rule + 1
+    end
   end
   local filter = filtered and require "chromatype.filter"
   for _, fr in ipairs(frames) do
+    local model = fr.model or fr.frame
+    rules_until(model and model.order or math.huge)
     -- the frame's box and rules under its text (a filtered frame finds its sheet frame by index)
     local entry = fr
     if filtered then
@@ -1161,6 +1170,7 @@ function Document:draw_sheet(c, sheet, frames, filtered, fresh)
     else ok, err = pcall(layout.draw_lines, c, fr.lines) end
     if not ok then fail(fr.model or fr.frame, tostring(err)) end
   end
+  rules_until(math.huge)
   self:end_page(c, pg, off)
   return c
 end

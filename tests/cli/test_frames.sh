@@ -2,8 +2,8 @@
 # Columns, boxes and rules in documents, judged from the files written: the words of a
 # balanced three-column frame where pdftotext finds them in the PDF (column 1, 2, 3 in
 # reading order), qpdf --check, a rule and a border in a spot ink's color on that ink's
-# separation (Ghostscript tiffsep) and on no process plate, and one-line errors from the
-# command line.
+# separation (Ghostscript tiffsep) and on no process plate, a rule in registration color on
+# every plate, and one-line errors from the command line.
 SUITE=frames
 . tests/cli/lib.sh
 B=${CT_BUILD:-build}

@@ -306,6 +306,21 @@ case("with filters: the box and the rules are drawn under the filtered text", fu
   os.remove(out)
 end)
 
+case("page rules and frames are drawn in their order: later ones on top", function()
+  local out = tmpname() .. ".png"
+  local d = document.from_xml(([[<document size="100pt x 100pt" margin="0" background="#ffffff">
+<style name="default" font="%s" size="8pt"/>
+<page><rule x="0" y="30" length="100" stroke="4" color="#ff0000"/>
+<frame x="20" y="20" width="60" height="60" background="#00ff00"/>
+<rule x="0" y="50" length="100" stroke="4" color="#0000ff"/></page></document>]]):format(FONT), "o.xml")
+  assert(d:write(out, { dpi = 72 }))
+  local function px(x, y) return { ct.read_png_pixel(out, x, y) } end
+  near(px(10, 30), { 255, 0, 0 }, 2, "the first rule")
+  near(px(50, 30), { 0, 255, 0 }, 2, "the frame over the first rule")
+  near(px(50, 50), { 0, 0, 255 }, 2, "the second rule over the frame")
+  os.remove(out)
+end)
+
 case("a rule at the top of a column is not drawn (nor its space)", function()
   -- one line a column: the second paragraph starts column 2, with no space and no rule
   local d = document.from_xml(doc('<page><frame height="14pt" columns="2" column-rule="0"><p>W01</p>'
