@@ -15,6 +15,7 @@ local stack = require "chromatype.stack"
 local palette = require "chromatype.palette"
 local motion = require "chromatype.motion"
 local variable = require "chromatype.variable"
+local frames = require "chromatype.frames"
 
 local M = {}
 
@@ -148,8 +149,11 @@ Document.__name, Page.__name, Frame.__name = "chromatype.Document", "chromatype.
 local DOC_KEYS = set_of({ "size", "orientation", "margin", "bleed", "crop_marks", "slug", "background",
   "title", "author", "subject", "keywords", "base_dir", "seed", "inks", "fps", "duration", "loop" })
 local PAGE_KEYS = set_of({ "size", "orientation", "background", "margin" })
+local BOX_KEYS = { "columns", "column_gap", "column_fill", "column_rule", "background", "border", "padding" }
 local FRAME_KEYS = set_of({ "x", "y", "width", "height", "valign", "style", "follows", "overflow" },
-  FIT_KEYS, STYLE_KEYS)
+  FIT_KEYS, STYLE_KEYS, BOX_KEYS)
+local PAGE_RULE_KEYS = set_of({ "x", "y", "length", "direction", "stroke", "color" })
+local FRAME_RULE_KEYS = set_of({ "length", "align", "stroke", "color", "space" })
 -- `width` is the font's width in styles and runs (they have no geometry); frames say `font_width`
 local STYLE_ALLOWED = set_of(STYLE_KEYS, { "parent", "width" })
 local TEXT_KEYS = set_of(STYLE_KEYS, { "style", "width" })
@@ -621,9 +625,32 @@ function Document:page(opts)
     if not margin then fail(obj, "margin: " .. err) end
   end
   local page = setmetatable({ doc = self, width = w, height = h, background = opts.background,
-    margin = margin, frames = {}, images = {}, where = where, what = obj.what }, Page)
+    margin = margin, frames = {}, images = {}, rules = {}, where = where, what = obj.what }, Page)
   self.pages[#self.pages + 1] = page
   return page
+end
+
+-- The box and columns of a frame: `background`, `border`, `padding`, `columns`,
+-- `column_gap`, `column_fill`, `column_rule` (chromatype.frames reads the values).
+local function frame_box(fr, opts)
+  local function get(k, check)
+    if opts[k] == nil then return nil end
+    local v, err = check(opts[k])
+    if v == nil then fail(fr, ("%s: %s"):format(fr.where and k:gsub("_", "-") or k, err)) end
+    return v
+  end
+  fr.box = { background = get("background", frames.color), border = get("border", frames.stroke),
+    padding = get("padding", frames.padding) }
+  fr.columns = get("columns", frames.columns) or 1
+  fr.column_gap = get("column_gap", frames.gap)
+  fr.column_fill = get("column_fill", frames.fill) or "auto"
+  fr.column_rule = get("column_rule", frames.stroke)
+  if not frames.inner(fr.x, fr.y, fr.width, fr.height, fr.box) then
+    fail(fr, ("padding, border: no width is left for the text (the frame is %g pt wide)"):format(fr.width))
+  end
+  if fr.columns > 1 and fr.fit.fit ~= nil then
+    fail(fr, "fit: fitting works in one column (this frame has columns)")
+  end
 end
 
 --- Adds a frame to the page.  Options: `x`, `y` (the margin), `width`, `height` (to the
@@ -685,8 +712,48 @@ function Page:frame(opts)
   end
   fr.fit = {}
   for _, k in ipairs(FIT_KEYS) do fr.fit[k] = opts[k] end
+  frame_box(fr, opts)
+  fr.order = #self.frames + #self.rules + 1        -- the place among frames and rules
   self.frames[#self.frames + 1] = fr
   return fr
+end
+
+--- Adds a rule to the page: a horizontal (or vertical) line from (`x`, `y`) (the margin),
+--- `length` long (to the opposite margin), `stroke` wide (0.5 pt, centered on the line),
+--- in `color` (black; "registration" prints on every plate).
+function Page:rule(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("rule", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  opts._where = nil
+  check_keys(opts, PAGE_RULE_KEYS, "rule", 1)
+  local r = { where = where, what = ("%s, rule %d"):format(self.what, #self.rules + 1) }
+  local dir = opts.direction or "horizontal"
+  if dir ~= "horizontal" and dir ~= "vertical" then
+    fail(r, ("direction: expected horizontal, vertical, got '%s'"):format(tostring(dir)))
+  end
+  local function len(k, default)
+    local v, err = length(opts[k])
+    if err then fail(r, k .. ": " .. err) end
+    return v or default
+  end
+  local m = self.margin
+  local x, y = len("x", m), len("y", m)
+  local l = len("length", dir == "horizontal" and self.width - x - m or self.height - y - m)
+  if l <= 0 then fail(r, ("length: must be more than 0 pt, got %g pt (check x, y and the margin)"):format(l)) end
+  local st = len("stroke", frames.DEFAULT_STROKE)
+  if st <= 0 then fail(r, ("stroke: must be more than 0 pt, got '%s'"):format(tostring(opts.stroke))) end
+  local color = "#000000ff"
+  if opts.color ~= nil then
+    local err
+    color, err = frames.color(opts.color)
+    if not color then fail(r, "color: " .. err) end
+  end
+  if dir == "horizontal" then r.x, r.y, r.w, r.h = x, y - st / 2, l, st
+  else r.x, r.y, r.w, r.h = x - st / 2, y, st, l end
+  r.color, r.order = color, #self.frames + #self.rules + 1
+  self.rules[#self.rules + 1] = r
+  return self
 end
 
 --- Adds an image to the page: `{path, x =, y =, width =, height =, fit =}` (see
@@ -754,6 +821,25 @@ function Frame:paragraph(runs, fields)
   return self
 end
 
+--- Adds a rule between the paragraph before it and the one after it: a horizontal line of
+--- `stroke` width (0.5 pt) in `color` (black), `length` long (a length or a percentage of
+--- the column, "100%"), aligned `left`, `center` (the default) or `right` in the column,
+--- with `space` (6 pt) above and below it.  A rule at the top of a column is not drawn.
+function Frame:rule(opts)
+  if self.follows then fail(self, "a frame that follows another takes no rules of its own") end
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("rule", 1, "table expected, got " .. type(opts)) end
+  local where = opts._where
+  local t = {}
+  for k, v in pairs(opts) do if k ~= "_where" then t[k] = v end end
+  check_keys(t, FRAME_RULE_KEYS, "rule", 1)
+  local obj = { where = where, what = self.what }
+  local r, err = frames.paragraph_rule(t)
+  if not r then fail(obj, err) end
+  self.paras[#self.paras + 1] = { rule = r, obj = obj, fields = {}, runs = {} }
+  return self
+end
+
 --- Adds text: "\n" starts a paragraph, U+2028 breaks a line.  `fields` as in `paragraph`.
 --- `frame:text{"text", style = ..., ...}` is the same as `frame:text("text", {style = ...})`.
 function Frame:text(text, fields)
@@ -778,8 +864,22 @@ function Document:layout_paras(fr)
   local fstyle = base
   if fr.style_name then fstyle = merge(fstyle, self:resolve(fr, fr.style_name)) end
   fstyle = merge(fstyle, self:at(fr.fields))
-  local out = {}
+  -- a rule goes before the next paragraph: its room is that paragraph's space before
+  local texts, before, rules = {}, {}, nil
   for _, p in ipairs(fr.paras) do
+    if p.rule then
+      if #texts == 0 then fail(p.obj, "a rule in a frame goes between two paragraphs") end
+      rules = rules or { obj = p.obj }
+      rules[#rules + 1] = p.rule
+    else
+      texts[#texts + 1] = p
+      before[p], rules = rules, nil
+    end
+  end
+  if rules then fail(rules.obj, "a rule in a frame goes between two paragraphs") end
+  self.rule_before = self.rule_before or setmetatable({}, { __mode = "k" })
+  local out = {}
+  for _, p in ipairs(texts) do
     local ps = fstyle
     if p.style then ps = merge(ps, self:resolve(p.obj, p.style)) end
     ps = merge(ps, self:at(p.fields))
@@ -806,25 +906,36 @@ function Document:layout_paras(fr)
         -- the layout sets opsz again where fitting changes the size; variations' opsz stands
         optical_size = (s.variations and s.variations.opsz) and "none" or s.optical_size }
     end
+    if before[p] then
+      for _, r in ipairs(before[p]) do para.space_before = (para.space_before or 0) + r.room end
+      self.rule_before[para] = before[p]
+    end
     out[#out + 1] = para
   end
   return out, fstyle
 end
 
--- Lays out paragraphs in a frame; returns the lines and the overflow paragraphs.
+-- Lays out paragraphs in a frame's text box (inside its border and padding), in its
+-- columns; returns the lines, the overflow paragraphs and the rectangles drawn under the
+-- text (background, border, column rules, rules between paragraphs).
 function Document:set_frame(fr, paras, fstyle, ox, oy)
-  local opts = { width = fr.width, height = fr.height, x = ox + fr.x, y = oy + fr.y, valign = fr.valign,
+  local x, y, w, h = frames.inner(ox + fr.x, oy + fr.y, fr.width, fr.height, fr.box)
+  local opts = { width = w, height = h, x = x, y = y, valign = fr.valign,
     font = fstyle.font, size = fstyle.size }
   for k, v in pairs(fr.fit) do opts[k] = v end
   if opts.fit_width ~= nil then opts.fit_width = tonumber(opts.fit_width) end
-  local ok, lines, over, _, fit = pcall(layout.paragraphs, paras, opts, "frame")
+  local cols = { n = fr.columns, gap = fr.column_gap or fstyle.size or 12, fill = fr.column_fill,
+    rule = fr.column_rule }
+  local decor = frames.box_rects({}, ox + fr.x, oy + fr.y, fr.width, fr.height, fr.box)
+  local ok, lines, over, fit, rects = pcall(frames.flow, paras, opts, cols, self.rule_before or {})
   if not ok then fail(fr, (tostring(lines):gsub("^bad argument #%d+ to 'frame' %((.*)%)$", "%1"))) end
+  for _, r in ipairs(rects) do decor[#decor + 1] = r end
   if fit and not fit.fits then
     layout.warn(("%sthe text does not fit even after %s"):format(fr.where or (fr.what .. ": "),
       (fr.fit.fit and (type(fr.fit.fit) == "table" and table.concat(fr.fit.fit, ", ") or fr.fit.fit)) or "fitting"))
   end
   fr.fit_result = fit
-  return lines, over
+  return lines, over, decor
 end
 
 local function count_chars(paras)
@@ -931,9 +1042,9 @@ function Document:typeset(on_sheet)
   local pending = {}         -- frame -> overflow paragraphs for the frame that follows it
   for _, fr0 in ipairs(self.pages) do for _, fr in ipairs(fr0.frames) do fr.done = nil end end
   local function place(sheet, fr, paras, fstyle)
-    local lines, over = self:set_frame(fr, paras, fstyle, sheet.off, sheet.off)
+    local lines, over, decor = self:set_frame(fr, paras, fstyle, sheet.off, sheet.off)
     sheet.frames[#sheet.frames + 1] = { frame = fr, lines = lines, x = sheet.off + fr.x, y = sheet.off + fr.y,
-      width = fr.width, height = fr.height }
+      width = fr.width, height = fr.height, decor = decor }
     return over
   end
   for _, pg in ipairs(self.pages) do
@@ -1036,13 +1147,32 @@ function Document:draw_sheet(c, sheet, frames, filtered, fresh)
       h = im.height, fit = im.fit })
     if not ok then fail(im, (tostring(err):gsub("^bad argument #%d+ to '%w+' %((.*)%)$", "%1"))) end
   end
+  -- the page's rules in their place among the frames: each before the frames that follow it
+  local rules, next_rule = sheet.continuation and {} or pg.rules, 1
+  local function rules_until(order)
+    while rules[next_rule] and rules[next_rule].order <= order do
+      local r = rules[next_rule]
+      c:rect { x = off + r.x, y = off + r.y, w = r.w, h = r.h, color = r.color }
+      next_rule = next_rule + 1
+    end
+  end
   local filter = filtered and require "chromatype.filter"
   for _, fr in ipairs(frames) do
+    local model = fr.model or fr.frame
+    rules_until(model and model.order or math.huge)
+    -- the frame's box and rules under its text (a filtered frame finds its sheet frame by index)
+    local entry = fr
+    if filtered then
+      entry = sheet.frames[fr.index]
+      if not entry or entry.frame ~= fr.model then entry = nil end
+    end
+    for _, r in ipairs(entry and entry.decor or {}) do c:rect(r) end
     local ok, err
     if filtered then ok, err = pcall(filter.draw_frame, c, fr)
     else ok, err = pcall(layout.draw_lines, c, fr.lines) end
     if not ok then fail(fr.model or fr.frame, tostring(err)) end
   end
+  rules_until(math.huge)
   self:end_page(c, pg, off)
   return c
 end
@@ -1249,7 +1379,10 @@ local ATTRS = {
   style = list({ "name", "parent", "width" }, STYLE_ATTRS),
   page = { "size", "orientation", "background", "margin" },
   frame = list({ "id", "follows", "x", "y", "width", "height", "valign", "style", "overflow",
-    "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size" }, STYLE_ATTRS),
+    "fit", "fit-to", "fit-tracking", "fit-width", "fit-features", "fit-size", "columns", "column-gap",
+    "column-fill", "column-rule", "background", "border", "padding" }, STYLE_ATTRS),
+  rule = { "x", "y", "length", "direction", "stroke", "color" },
+  ["frame rule"] = { "length", "align", "stroke", "color", "space" },
   image = { "src", "x", "y", "width", "height", "fit" },
   stack = { "name", "lead", "match", "warn" },
   layer = { "font", "color", "offset", "hidden", "palette", "name" },
@@ -1275,14 +1408,16 @@ function Reader:fail(node, msg)
   error(self:where(node) .. msg, 0)
 end
 
-function Reader:check_attrs(node)
-  local allowed = ALLOWED[node.tag]
+-- `kind` names the attribute list when it is not the tag's (a <rule> in a <frame>).
+function Reader:check_attrs(node, kind)
+  kind = kind or node.tag
+  local allowed = ALLOWED[kind]
   local keys = {}
   for k in pairs(node.attrs) do keys[#keys + 1] = k end
   table.sort(keys)
   for _, k in ipairs(keys) do
     if not allowed[k] then
-      local names = ATTRS[node.tag]
+      local names = ATTRS[kind]
       self:fail(node, ("unknown attribute '%s'%s"):format(k,
         #names > 0 and " (expected " .. table.concat(names, ", ") .. ")" or " (it takes none)"))
     end
@@ -1302,7 +1437,7 @@ function Reader:elements(node, allowed)
         table.sort(want)
         self:fail(c, ("unknown element here (in <%s>: %s)"):format(node.tag, table.concat(want, ", ")))
       end
-      self:check_attrs(c)
+      self:check_attrs(c, (node.tag == "frame" and c.tag == "rule") and "frame rule" or nil)
       out[#out + 1] = c
     end
   end
@@ -1446,6 +1581,9 @@ function Reader:frame(page, fr, frames_by_id)
   opts.x, opts.y, opts.width, opts.height = a.x, a.y, a.width, a.height
   opts.valign, opts.style, opts.overflow = a.valign, a.style, a.overflow
   opts.fit, opts.fit_to, opts.fit_features = a.fit, a["fit-to"], a["fit-features"]
+  opts.columns, opts.column_gap, opts.column_fill, opts.column_rule = a.columns, a["column-gap"],
+    a["column-fill"], a["column-rule"]
+  opts.background, opts.border, opts.padding = a.background, a.border, a.padding
   for _, k in ipairs({ "fit-tracking", "fit-width", "fit-size" }) do
     if a[k] then
       local v = tonumber(a[k])
@@ -1465,20 +1603,27 @@ function Reader:frame(page, fr, frames_by_id)
     frames_by_id[a.id] = frame
   end
   local ps = {}
-  for _, el in ipairs(self:elements(fr, { p = true, animate = true })) do
-    if el.tag == "p" then ps[#ps + 1] = el end
+  for _, el in ipairs(self:elements(fr, { p = true, animate = true, rule = true })) do
+    if el.tag ~= "animate" then ps[#ps + 1] = el end
   end
   if a.follows and #ps > 0 then self:fail(fr, "a frame that follows another takes no text of its own") end
   for _, p in ipairs(ps) do
-    local runs = {}
-    self:collect(p, {}, runs)
-    runs = trim(runs)
-    for _, r in ipairs(runs) do r.node = nil end
-    local fields = self:style_fields(p)
-    fields.style = p.attrs.style
-    fields.indent = p.attrs.indent
-    fields._where = self:where(p)
-    frame:paragraph(runs, fields)
+    if p.tag == "rule" then
+      if #p.children > 0 then self:fail(p, "must be empty") end
+      local ra = p.attrs
+      frame:rule { length = ra.length, align = ra.align, stroke = ra.stroke, color = ra.color, space = ra.space,
+        _where = self:where(p) }
+    else
+      local runs = {}
+      self:collect(p, {}, runs)
+      runs = trim(runs)
+      for _, r in ipairs(runs) do r.node = nil end
+      local fields = self:style_fields(p)
+      fields.style = p.attrs.style
+      fields.indent = p.attrs.indent
+      fields._where = self:where(p)
+      frame:paragraph(runs, fields)
+    end
   end
 end
 
@@ -1586,8 +1731,13 @@ function M.from_xml(xml, name)
       end
       local page = doc:page { size = pa.size, orientation = pa.orientation, background = pa.background,
         margin = pa.margin, _where = self:where(el) }
-      for _, ch in ipairs(self:elements(el, { frame = true, image = true })) do
+      for _, ch in ipairs(self:elements(el, { frame = true, image = true, rule = true })) do
         if ch.tag == "frame" then self:frame(page, ch, frames_by_id)
+        elseif ch.tag == "rule" then
+          if #ch.children > 0 then self:fail(ch, "must be empty") end
+          local ra = ch.attrs
+          page:rule { x = ra.x, y = ra.y, length = ra.length, direction = ra.direction, stroke = ra.stroke,
+            color = ra.color, _where = self:where(ch) }
         else
           if #ch.children > 0 then self:fail(ch, "must be empty") end
           if not ch.attrs.src then self:fail(ch, "needs a src= attribute") end

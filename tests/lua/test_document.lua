@@ -166,7 +166,7 @@ return {
 
   -- errors: one line, FILE:LINE
   { "unknown element", render_err, { doc('<page>\n<frame><q/></frame></page>') }, false,
-    "^test%.xml:4: <q>: unknown element here %(in <frame>: <animate>, <p>%)$" },
+    "^test%.xml:4: <q>: unknown element here %(in <frame>: <animate>, <p>, <rule>%)$" },
   { "unknown attribute", render_err, { doc('<page>\n<frame colour="red"/></page>') }, false,
     "^test%.xml:4: <frame>: unknown attribute 'colour' %(expected id, follows, x, y, width, height, valign, style, overflow, fit, .*color.*%)$" },
   { "unknown attribute of span", render_err, { doc('<page><frame><p>A\n<span wieght="bold">B</span></p></frame></page>') },

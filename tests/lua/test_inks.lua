@@ -298,7 +298,7 @@ return {
     checkerr("^t%.xml:2: <ink>: must be empty", from_xml_err, xml(nil, '<ink name="A" color="#f00">x</ink>'))
     checkerr("^t%.xml:3: <ink>: ink 'A' is defined twice", from_xml_err,
       xml(nil, '<ink name="A" color="#f00"/>\n<ink name="A" color="#0f0"/>'))
-    checkerr("^t%.xml:4: <ink>: unknown element here %(in <page>: <frame>, <image>%)", from_xml_err,
+    checkerr("^t%.xml:4: <ink>: unknown element here %(in <page>: <frame>, <image>, <rule>%)", from_xml_err,
       xml('<page><ink name="A" color="#f00"/></page>'))
   end },
 
