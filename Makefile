@@ -225,6 +225,7 @@ fonts:
 	/usr/bin/python3 tests/fonts/make_layout_fonts.py tests/fonts
 refs:
 	sh tests/render/ref/make_refs.sh
+	sh tests/realfonts/make_refs.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)
