@@ -10,7 +10,11 @@ R=tests/realfonts/ref
 F=tests/fonts/fontsource
 [ -x "$O/grid.sh" ] || { echo "make_refs.sh: $O/grid.sh not found (needs ../shared)" >&2; exit 1; }
 SAMPLE=U+41,U+42,U+43,U+47,U+4B,U+52,U+61,U+67,U+33,U+26   # A B C G K R a g 3 &
-# name | font | oracle options (besides the sample, size and columns)
+# Where the Latin subset colors only some glyphs, the sample is those (in the font's case):
+ACCENTS=U+41,U+E1,U+E9,U+F1,U+F6,U+FC,U+C5,U+D1,U+69,U+6A   # Reem Kufi Fun: colored accents, dots
+CAIRO=U+48,U+C7,U+E1,U+E9,U+F1,U+F6,U+33,U+37,U+BD,U+6B     # Cairo Play: accents, digits, fractions
+PUNCT=U+21,U+28,U+29,U+7B,U+7D,U+AB,U+BB,U+201C,U+201D,U+2026   # Aref Ruqaa Ink: its SVG glyphs
+# name | font | oracle options (besides the size and columns; --codepoints \$SAMPLE unless given)
 # Without font-variation-settings a browser sets wght from CSS font-weight (normal = 400) and
 # wdth from font-stretch (100): for Foldit and Kalnia Glaze, whose fvar defaults are wght 100,
 # the *-css references are that browser default and the plain ones set the fvar default.
@@ -21,7 +25,9 @@ while IFS='|' read -r name font opts; do
   b=chromium
   case "$opts" in *firefox*) b=firefox ;; esac
   # shellcheck disable=SC2086
-  (set -x; $O/grid.sh "$F/$font" "$R/$name.$b.png" --codepoints $SAMPLE --size 48 --cols 10 $opts \
+  case "$opts" in *--codepoints*) cps= ;; *) cps="--codepoints $SAMPLE" ;; esac
+  opts=$(eval "echo \"$opts\"")   # expands $ACCENTS and the like
+  (set -x; $O/grid.sh "$F/$font" "$R/$name.$b.png" $cps --size 48 --cols 10 $opts \
     --layout "$R/$name.$b.json")
 done <<'CASES'
 nabla                      | nabla-latin-full-normal.woff2                 |
@@ -39,11 +45,11 @@ foldit                     | foldit-latin-wght-normal.woff2                | --v
 foldit-css                 | foldit-latin-wght-normal.woff2                |
 foldit-wght900             | foldit-latin-wght-normal.woff2                | --variations wght=900
 foldit-wght500             | foldit-latin-wght-normal.woff2                | --variations wght=500
-cairo-play                 | cairo-play-latin-standard-normal.woff2        |
-cairo-play-wght1000-slnt-11 | cairo-play-latin-standard-normal.woff2       | --variations wght=1000,slnt=-11
-cairo-play-wght200-slnt11  | cairo-play-latin-standard-normal.woff2        | --variations wght=200,slnt=11
-reem-kufi-fun              | reem-kufi-fun-latin-wght-normal.woff2         |
-reem-kufi-fun-wght700      | reem-kufi-fun-latin-wght-normal.woff2         | --variations wght=700
+cairo-play                 | cairo-play-latin-standard-normal.woff2        | --codepoints $CAIRO
+cairo-play-wght1000-slnt-11 | cairo-play-latin-standard-normal.woff2       | --codepoints $CAIRO --variations wght=1000,slnt=-11
+cairo-play-wght200-slnt11  | cairo-play-latin-standard-normal.woff2        | --codepoints $CAIRO --variations wght=200,slnt=11
+reem-kufi-fun              | reem-kufi-fun-latin-wght-normal.woff2         | --codepoints $ACCENTS
+reem-kufi-fun-wght700      | reem-kufi-fun-latin-wght-normal.woff2         | --codepoints $ACCENTS --variations wght=700
 bitcount-prop-single-ink   | bitcount-prop-single-ink-latin-full-normal.woff2 |
 bitcount-prop-single-ink-a | bitcount-prop-single-ink-latin-full-normal.woff2 | --variations wght=900,ELSH=100,CRSV=1
 bitcount-prop-single-ink-b | bitcount-prop-single-ink-latin-full-normal.woff2 | --variations ELXP=100,SZP1=100,XPN1=100,YPN2=-100
@@ -54,7 +60,7 @@ sixtyfour-convergence-a    | sixtyfour-convergence-latin-full-normal.woff2 | --v
 sixtyfour-convergence-b    | sixtyfour-convergence-latin-full-normal.woff2 | --variations XELA=100,YELA=-100,SCAN=-53
 bungee-tint                | bungee-tint-latin-400-normal.woff2            |
 bungee-tint-p4             | bungee-tint-latin-400-normal.woff2            | --palette 4
-aref-ruqaa-ink             | aref-ruqaa-ink-latin-400-normal.woff2         | --browser firefox
+aref-ruqaa-ink             | aref-ruqaa-ink-latin-400-normal.woff2         | --codepoints $PUNCT --browser firefox
 CASES
 # Normalize the layout JSON so that it does not depend on the machine or run:
 # project-relative paths, no timing ("ms").
