@@ -96,8 +96,8 @@ bool read_directory(const unsigned char *d, size_t len, std::vector<dir_entry> *
    glyphs as a bitmap (optionFlags bit 0, the bitmap after the seven substreams).  Debian's
    libwoff2 1.0.2 predates it: it decodes such a file but leaves the flags out, where
    FreeType's own decoder keeps them (FT_OUTLINE_OVERLAP).  So they are put back here, into
-   the first flag of each glyph the bitmap names; single fonts only (a collection's glyf
-   tables are left as the decoder made them). */
+   the first flag of each glyph the bitmap names, from the stream ct_woff2_decode inflated;
+   single fonts only (a collection's glyf tables are left as the decoder made them). */
 
 uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
 
@@ -120,20 +120,47 @@ uint32_t checksum(const unsigned char *p, size_t n) {
   return sum;
 }
 
-/* The first `n` bytes of the brotli stream, or an empty vector. */
-std::vector<unsigned char> inflate_prefix(const unsigned char *src, size_t src_len, size_t n) {
-  std::vector<unsigned char> out(n);
-  BrotliDecoderState *st = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
-  if (!st) return {};
-  size_t avail_in = src_len, avail_out = n;
-  const uint8_t *next_in = src;
-  uint8_t *next_out = out.data();
-  BrotliDecoderResult r;
-  do r = BrotliDecoderDecompressStream(st, &avail_in, &next_in, &avail_out, &next_out, nullptr);
-  while (r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT && avail_out > 0);
-  BrotliDecoderDestroyInstance(st);
-  if (avail_out != 0) return {};   /* the stream ended (or broke) before n bytes */
-  return out;
+/* A brotli stream (RFC 7932) that stores `raw` as it is: a 64 KiB window (WBITS 16), then
+   uncompressed meta-blocks of at most 64 KiB (ISLAST 0, MNIBBLES, MLEN - 1, ISUNCOMPRESSED 1,
+   padding to the byte, the bytes), then an empty last meta-block.  Decoding it is copying. */
+struct bit_writer {
+  std::vector<unsigned char> *out;
+  uint32_t acc = 0;
+  int bits = 0;
+  void put(uint32_t v, int n) {
+    acc |= v << bits;
+    bits += n;
+    while (bits >= 8) {
+      out->push_back((unsigned char)acc);
+      acc >>= 8;
+      bits -= 8;
+    }
+  }
+  void flush() {   /* zero padding to the byte */
+    if (bits) out->push_back((unsigned char)acc);
+    acc = 0;
+    bits = 0;
+  }
+};
+
+void brotli_stored(const unsigned char *raw, size_t n, std::vector<unsigned char> *out) {
+  const size_t block = 1u << 16;
+  bit_writer w;
+  w.out = out;
+  out->reserve(out->size() + n + 4 * (n / block + 2));
+  w.put(0, 1);                                 /* WBITS = 16 */
+  for (size_t at = 0; at < n; at += block) {
+    size_t len = n - at < block ? n - at : block;
+    w.put(0, 1);                               /* ISLAST */
+    w.put(0, 2);                               /* MNIBBLES = 4: MLEN - 1 < 2^16 */
+    w.put((uint32_t)(len - 1), 16);
+    w.put(1, 1);                               /* ISUNCOMPRESSED */
+    w.flush();
+    out->insert(out->end(), raw + at, raw + at + len);
+  }
+  w.put(1, 1);                                 /* ISLAST */
+  w.put(1, 1);                                 /* ISLASTEMPTY */
+  w.flush();
 }
 
 /* An sfnt table's offset and length, if it lies inside the font. */
@@ -152,12 +179,11 @@ bool find_table(const unsigned char *f, size_t len, uint32_t tag, size_t *off, s
   return false;
 }
 
-void restore_overlap_flags(const unsigned char *woff, size_t woff_len, const std::vector<dir_entry> &dir,
-                           size_t stream_at, unsigned char *sfnt, size_t sfnt_len) {
+void restore_overlap_flags(const std::vector<dir_entry> &dir, const std::vector<unsigned char> &stream,
+                           unsigned char *sfnt, size_t sfnt_len) {
   const uint32_t glyf_tag = 0x676C7966, loca_tag = 0x6C6F6361, head_tag = 0x68656164;
   size_t at = 0, glyf_at = 0, glyf_len = 0;
   bool found = false;
-  if (rd32(woff + 4) == 0x74746366) return;   /* 'ttcf' */
   for (const dir_entry &e : dir) {
     if (e.known == 10 && e.transformed) {
       glyf_at = at;
@@ -167,12 +193,8 @@ void restore_overlap_flags(const unsigned char *woff, size_t woff_len, const std
     }
     at += e.length;
   }
-  if (!found || glyf_len < 36) return;
-  size_t compressed = rd32(woff + 20);
-  if (stream_at > woff_len || compressed > woff_len - stream_at) return;
-  std::vector<unsigned char> t = inflate_prefix(woff + stream_at, compressed, glyf_at + glyf_len);
-  if (t.empty()) return;
-  const unsigned char *g = t.data() + glyf_at;
+  if (!found || glyf_len < 36 || glyf_at > stream.size() || stream.size() - glyf_at < glyf_len) return;
+  const unsigned char *g = stream.data() + glyf_at;
   if (!(rd16(g + 2) & 1)) return;             /* optionFlags: no bitmap */
   unsigned nglyphs = rd16(g + 4);
   uint64_t bitmap_at = 36;
@@ -330,14 +352,40 @@ ct_woff2_status_t ct_woff2_decode(const unsigned char *data, size_t len, size_t 
   try {
     capped_out sink(limit);
     unsigned n = (unsigned)(data[12] << 8 | data[13]);
+    bool single = rd32(data + 4) != 0x74746366;   /* not 'ttcf' */
+    std::vector<unsigned char> raw, copy;
+    const unsigned char *input = data;
+    size_t input_len = len;
+    /* A single font's brotli stream is inflated here, once: the overlap bitmap is read from
+       it, and the decoder is given the same file with the stream stored uncompressed (its
+       own inflating then costs a copy).  Metadata and private blocks, which make no part of
+       the sfnt, are left out of that copy.  A collection's stream starts after its
+       collection directory, which is not read here: it goes to the decoder as it is. */
+    if (single) {
+      size_t compressed = rd32(data + 20), got = (size_t)stream;
+      if (dir_end > len || compressed > len - dir_end || stream == 0) return CT_WOFF2_INVALID;
+      raw.resize((size_t)stream);
+      if (BrotliDecoderDecompress(compressed, data + dir_end, &got, raw.data()) != BROTLI_DECODER_RESULT_SUCCESS ||
+          got != stream)
+        return CT_WOFF2_INVALID;
+      copy.assign(data, data + dir_end);
+      brotli_stored(raw.data(), raw.size(), &copy);
+      copy.resize((copy.size() + 3) & ~(size_t)3);
+      if (copy.size() > 0xFFFFFFFFu) return CT_WOFF2_TOO_BIG;
+      wr32(&copy[8], (uint32_t)copy.size());                 /* length */
+      wr32(&copy[20], (uint32_t)(copy.size() - dir_end));    /* totalCompressedSize (padding: brotli ignores it) */
+      std::memset(&copy[28], 0, 20);                         /* no metadata, no private block */
+      input = copy.data();
+      input_len = copy.size();
+    }
     /* first guess: the directory's tables after an sfnt header (a collection grows it) */
     if (!sink.reserve((size_t)tables + 12 + 16 * (size_t)n) && sink.nomem()) return CT_WOFF2_NOMEM;
-    if (!woff2::ConvertWOFF2ToTTF(data, len, &sink)) {
+    if (!woff2::ConvertWOFF2ToTTF(input, input_len, &sink)) {
       if (sink.nomem()) return CT_WOFF2_NOMEM;
       return sink.over() ? CT_WOFF2_TOO_BIG : CT_WOFF2_INVALID;
     }
     *out = sink.take(out_len);
-    restore_overlap_flags(data, len, dir, dir_end, *out, *out_len);
+    if (single) restore_overlap_flags(dir, raw, *out, *out_len);
     return CT_WOFF2_OK;
   } catch (const std::bad_alloc &) {
     return CT_WOFF2_NOMEM;
