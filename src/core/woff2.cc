@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -179,9 +180,10 @@ bool find_table(const unsigned char *f, size_t len, uint32_t tag, size_t *off, s
   return false;
 }
 
-void restore_overlap_flags(const std::vector<dir_entry> &dir, const std::vector<unsigned char> &stream,
-                           unsigned char *sfnt, size_t sfnt_len) {
-  const uint32_t glyf_tag = 0x676C7966, loca_tag = 0x6C6F6361, head_tag = 0x68656164;
+/* The overlap bitmap of the transformed glyf in the inflated stream (one bit per glyph, the
+   most significant first), or an empty vector. */
+std::vector<unsigned char> overlap_bitmap(const std::vector<dir_entry> &dir,
+                                          const std::vector<unsigned char> &stream) {
   size_t at = 0, glyf_at = 0, glyf_len = 0;
   bool found = false;
   for (const dir_entry &e : dir) {
@@ -193,15 +195,21 @@ void restore_overlap_flags(const std::vector<dir_entry> &dir, const std::vector<
     }
     at += e.length;
   }
-  if (!found || glyf_len < 36 || glyf_at > stream.size() || stream.size() - glyf_at < glyf_len) return;
+  if (!found || glyf_len < 36 || glyf_at > stream.size() || stream.size() - glyf_at < glyf_len) return {};
   const unsigned char *g = stream.data() + glyf_at;
-  if (!(rd16(g + 2) & 1)) return;             /* optionFlags: no bitmap */
-  unsigned nglyphs = rd16(g + 4);
+  if (!(rd16(g + 2) & 1)) return {};          /* optionFlags: no bitmap */
+  size_t nglyphs = rd16(g + 4), bitmap_len = (nglyphs + 7) >> 3;
   uint64_t bitmap_at = 36;
   for (int i = 0; i < 7; i++) bitmap_at += rd32(g + 8 + 4 * i);
-  size_t bitmap_len = ((size_t)nglyphs + 7) >> 3;
-  if (bitmap_at > glyf_len || glyf_len - bitmap_at < bitmap_len) return;
-  const unsigned char *bitmap = g + bitmap_at;
+  if (bitmap_at > glyf_len || glyf_len - bitmap_at < bitmap_len) return {};
+  return std::vector<unsigned char>(g + bitmap_at, g + bitmap_at + bitmap_len);
+}
+
+/* Sets OVERLAP_SIMPLE on the first point of each simple glyph the bitmap names, in the sfnt
+   the decoder made, and mends the glyf checksum and head.checkSumAdjustment. */
+void apply_overlap_bitmap(const std::vector<unsigned char> &bitmap, unsigned char *sfnt, size_t sfnt_len) {
+  const uint32_t glyf_tag = 0x676C7966, loca_tag = 0x6C6F6361, head_tag = 0x68656164;
+  size_t nglyphs = bitmap.size() * 8;
 
   size_t go, gn, grec, lo, ln, lrec, ho, hn, hrec;
   if (!find_table(sfnt, sfnt_len, glyf_tag, &go, &gn, &grec) ||
@@ -209,9 +217,10 @@ void restore_overlap_flags(const std::vector<dir_entry> &dir, const std::vector<
       !find_table(sfnt, sfnt_len, head_tag, &ho, &hn, &hrec) || hn < 54)
     return;
   bool long_loca = rd16(sfnt + ho + 50) != 0;
-  if (ln / (long_loca ? 4 : 2) < (size_t)nglyphs + 1) return;
+  if (ln / (long_loca ? 4 : 2) < 1) return;
+  nglyphs = std::min(nglyphs, ln / (long_loca ? 4 : 2) - 1);   /* loca has nglyphs + 1 entries */
   bool changed = false;
-  for (unsigned i = 0; i < nglyphs; i++) {
+  for (size_t i = 0; i < nglyphs; i++) {
     if (!(bitmap[i >> 3] & (0x80 >> (i & 7)))) continue;
     size_t a = long_loca ? rd32(sfnt + lo + 4 * i) : 2 * (size_t)rd16(sfnt + lo + 2 * i);
     size_t b = long_loca ? rd32(sfnt + lo + 4 * i + 4) : 2 * (size_t)rd16(sfnt + lo + 2 * i + 2);
@@ -353,7 +362,7 @@ ct_woff2_status_t ct_woff2_decode(const unsigned char *data, size_t len, size_t 
     capped_out sink(limit);
     unsigned n = (unsigned)(data[12] << 8 | data[13]);
     bool single = rd32(data + 4) != 0x74746366;   /* not 'ttcf' */
-    std::vector<unsigned char> raw, copy;
+    std::vector<unsigned char> raw, copy, bitmap;
     const unsigned char *input = data;
     size_t input_len = len;
     /* A single font's brotli stream is inflated here, once: the overlap bitmap is read from
@@ -368,8 +377,10 @@ ct_woff2_status_t ct_woff2_decode(const unsigned char *data, size_t len, size_t 
       if (BrotliDecoderDecompress(compressed, data + dir_end, &got, raw.data()) != BROTLI_DECODER_RESULT_SUCCESS ||
           got != stream)
         return CT_WOFF2_INVALID;
+      bitmap = overlap_bitmap(dir, raw);
       copy.assign(data, data + dir_end);
       brotli_stored(raw.data(), raw.size(), &copy);
+      std::vector<unsigned char>().swap(raw);                /* the decoder makes its own */
       copy.resize((copy.size() + 3) & ~(size_t)3);
       if (copy.size() > 0xFFFFFFFFu) return CT_WOFF2_TOO_BIG;
       wr32(&copy[8], (uint32_t)copy.size());                 /* length */
@@ -385,7 +396,7 @@ ct_woff2_status_t ct_woff2_decode(const unsigned char *data, size_t len, size_t 
       return sink.over() ? CT_WOFF2_TOO_BIG : CT_WOFF2_INVALID;
     }
     *out = sink.take(out_len);
-    if (single) restore_overlap_flags(dir, raw, *out, *out_len);
+    if (!bitmap.empty()) apply_overlap_bitmap(bitmap, *out, *out_len);
     return CT_WOFF2_OK;
   } catch (const std::bad_alloc &) {
     return CT_WOFF2_NOMEM;
