@@ -45,6 +45,14 @@ f=$(printf '%s\n' "$out" | sed -n 's/^realfonts: \([0-9]*\) passed, \([0-9]*\) f
 if [ -z "$p" ]; then bad "tests/render/run.sh tests/realfonts printed no summary"; else
   pass=$((pass + p)); fail=$((fail + f)); fi
 
+# `chromatype view --variations` on a real variable font: the fvar defaults given explicitly
+# draw the unstyled image, other values another one
+N=$F/nabla-latin-full-normal.woff2
+$CT view $N 'Nabla' --font-size 64 -o "$t/n0.png" && $CT view $N 'Nabla' --font-size 64 --variations EDPT=100,EHLT=12 -o "$t/n1.png" &&
+  $CT view $N 'Nabla' --font-size 64 --variations EDPT=200,EHLT=24 -o "$t/n2.png" || bad "view --variations $N"
+if res=$($B/tests/imgcmp "$t/n1.png" "$t/n0.png" --max-mae 0 --max-percent 0); then ok; else bad "explicit default axes differ from none: $res"; fi
+if $B/tests/imgcmp "$t/n2.png" "$t/n0.png" --max-mae 2 > /dev/null; then bad "EDPT=200,EHLT=24 draws as the defaults"; else ok; fi
+
 # the glyf transform with the overlapSimple bitmap draws exactly as the TTF it was made from
 $CT view tests/fonts/ct-overlap.ttf '+OC' --font-size 96 -o "$t/ttf.png" &&
   $CT view tests/fonts/ct-overlap.woff2 '+OC' --font-size 96 -o "$t/woff2.png" || bad "view ct-overlap"
