@@ -201,8 +201,39 @@ static void honk(void) {
 #endif
 }
 
+/* A WOFF2 collection (Google's encoder makes one from ct-collection.ttc): it goes to the
+   decoder as it is, and both faces open, each with its own names and palettes. */
+static void collection(void) {
+  size_t tlen = 0, wlen = 0;
+  unsigned char *ttc = slurp("tests/fonts/ct-collection.ttc", &tlen);
+  unsigned char *w = ttc ? ct_woff2_encode(ttc, tlen, &wlen) : NULL;
+  unsigned i;
+  CHECK(w != NULL && wlen > 48 && memcmp(w + 4, "ttcf", 4) == 0);
+  for (i = 0; w && i < 2; i++) {
+    ct_error_t err;
+    ct_font_t *f = ct_font_create_from_data(w, wlen, i, "collection.woff2", &err);
+    ct_font_info_t info;
+    CHECK_MSG(f != NULL, "face %u: %s", i, err.message);
+    if (!f) continue;
+    ct_font_get_info(f, &info);
+    CHECK_STR(info.container, "WOFF2");
+    CHECK_STR(info.family, i == 0 ? "Chromatype Test" : "Chromatype Test Two");
+    CHECK(info.face_count == 2 && info.glyph_count == 10);
+    ct_font_destroy(f);
+  }
+  if (w) {
+    ct_error_t err;
+    ct_font_t *f = ct_font_create_from_data(w, wlen, 2, "collection.woff2", &err);
+    CHECK(f == NULL && err.status == CT_ERR_INVALID_ARG && strstr(err.message, "out of range"));
+    ct_font_destroy(f);
+  }
+  free(w);
+  free(ttc);
+}
+
 int main(void) {
   overlap_font();
+  collection();
   honk();
   opening();
   return ct_test_report("test_woff2");
