@@ -8,10 +8,10 @@
 #include <woff2/encode.h>
 #include <woff2/output.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -381,10 +381,11 @@ ct_woff2_status_t ct_woff2_decode(const unsigned char *data, size_t len, size_t 
       copy.assign(data, data + dir_end);
       brotli_stored(raw.data(), raw.size(), &copy);
       std::vector<unsigned char>().swap(raw);                /* the decoder makes its own */
-      copy.resize((copy.size() + 3) & ~(size_t)3);
+      size_t stored = copy.size() - dir_end;
+      copy.resize((copy.size() + 3) & ~(size_t)3);          /* the file ends 4-aligned */
       if (copy.size() > 0xFFFFFFFFu) return CT_WOFF2_TOO_BIG;
       wr32(&copy[8], (uint32_t)copy.size());                 /* length */
-      wr32(&copy[20], (uint32_t)(copy.size() - dir_end));    /* totalCompressedSize (padding: brotli ignores it) */
+      wr32(&copy[20], (uint32_t)stored);                     /* totalCompressedSize */
       std::memset(&copy[28], 0, 20);                         /* no metadata, no private block */
       input = copy.data();
       input_len = copy.size();
