@@ -34,6 +34,7 @@ nabla                      | nabla-latin-full-normal.woff2                 |
 nabla-edpt200-ehlt24       | nabla-latin-full-normal.woff2                 | --variations EDPT=200,EHLT=24
 nabla-edpt30-ehlt0         | nabla-latin-full-normal.woff2                 | --variations EDPT=30,EHLT=0
 nabla-p3                   | nabla-latin-full-normal.woff2                 | --palette 3
+nabla-svg                  | nabla-latin-full-normal.woff2                 | --browser firefox
 honk                       | honk-latin-full-normal.woff2                  |
 honk-morf45-shln100        | honk-latin-full-normal.woff2                  | --variations MORF=45,SHLN=100
 honk-morf0-shln50          | honk-latin-full-normal.woff2                  | --variations MORF=0,SHLN=50
