@@ -9,7 +9,7 @@ LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 FILTERDIR = $(PREFIX)/share/chromatype/filters
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwebp
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwoff2dec libbrotlidec libwebp
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -226,6 +226,7 @@ fonts:
 	/usr/bin/python3 tests/fonts/make_axes_font.py tests/fonts
 refs:
 	sh tests/render/ref/make_refs.sh
+	sh tests/realfonts/make_refs.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)

@@ -32,6 +32,7 @@ run sh tests/cli/test_batch.sh
 run sh tests/cli/test_print.sh
 run sh tests/cli/test_frames.sh
 run sh tests/cli/test_font.sh
+run sh tests/cli/test_realfonts.sh
 run sh tests/cli/test_motion.sh
 run sh tests/cli/test_anim_gif.sh
 run sh tests/cli/test_anim_video.sh

@@ -10,6 +10,12 @@
 #define CT_MAX_FONT_FILE_SIZE (256u * 1024u * 1024u)
 #endif
 
+/* Largest sfnt a WOFF2 file may decode to (bytes): no more than a plain font file may
+   have.  Checked against every size the file declares before anything is allocated. */
+#ifndef CT_MAX_WOFF2_SFNT_SIZE
+#define CT_MAX_WOFF2_SFNT_SIZE CT_MAX_FONT_FILE_SIZE
+#endif
+
 /* Largest em size accepted for drawing, in points. */
 #ifndef CT_MAX_FONT_SIZE
 #define CT_MAX_FONT_SIZE 100000.0

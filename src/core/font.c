@@ -14,6 +14,7 @@
 
 #include "ct-private.h"
 #include "picture.h"
+#include "woff2.h"
 #include FT_MULTIPLE_MASTERS_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_TRUETYPE_TAGS_H
@@ -94,11 +95,13 @@ static ct_status_t check_sfnt(const unsigned char *d, size_t size, unsigned inde
 
 /* ---- WOFF and WOFF2: inflated once --------------------------------------------------
 
-   FreeType inflates a WOFF or WOFF2 file into a plain sfnt when it opens it (WOFF2 through
-   brotli and the glyf transform: most of the cost of opening such a font).  chromatype keeps
-   that sfnt: the face, HarfBuzz and cairo's text-layer face then read plain tables, and a
-   process-wide cache keyed by the compressed file's bytes lets the next open of the same
-   file (the next document of a batch) skip the inflating.  Single-threaded, as the core is. */
+   A WOFF or WOFF2 file is inflated into a plain sfnt when it is opened: WOFF2 by Google's
+   reference decoder (woff2.cc, the code the browsers follow; FreeType 2.12's own decoder
+   refuses valid files, such as a glyf transform with the overlapSimple bitmap), within
+   CT_MAX_WOFF2_SFNT_SIZE; WOFF 1 by FreeType.  chromatype keeps that sfnt: the face,
+   HarfBuzz and cairo's text-layer face then read plain tables, and a process-wide cache
+   keyed by the compressed file's bytes lets the next open of the same file (the next
+   document of a batch) skip the inflating.  Single-threaded, as the core is. */
 
 #ifndef WOFF_CACHE_ENTRIES
 #define WOFF_CACHE_ENTRIES 32
@@ -155,24 +158,12 @@ static void woff_cache_put(uint64_t hash, size_t in_size, const unsigned char *s
   woff_cache[empty].used = ++woff_clock;
 }
 
-/* The plain sfnt of a WOFF or WOFF2 file (a malloc'ed copy), from the cache or inflated by
-   FreeType; NULL if it cannot be had (the caller opens the file as it is, and FreeType
-   reports what is wrong with it). */
-static unsigned char *woff_inflate(FT_Library lib, const unsigned char *data, size_t size, size_t *out_size) {
-  uint64_t hash = fnv64(data, size);
-  unsigned i;
+/* WOFF 1 through FreeType, which inflates it into memory when it opens it: a malloc'ed copy
+   of that sfnt, or NULL (the caller then opens the file as it is, and FreeType reports
+   what is wrong with it). */
+static unsigned char *woff1_inflate(FT_Library lib, const unsigned char *data, size_t size, size_t *out_size) {
   FT_Face face = NULL;
   unsigned char *copy = NULL;
-  for (i = 0; i < WOFF_CACHE_ENTRIES; i++) {
-    woff_entry_t *e = &woff_cache[i];
-    if (e->hash == hash && e->in_size == size) {
-      if (!(copy = malloc(e->out_size))) return NULL;
-      memcpy(copy, e->sfnt, e->out_size);
-      e->used = ++woff_clock;
-      *out_size = e->out_size;
-      return copy;
-    }
-  }
   if (FT_New_Memory_Face(lib, data, (FT_Long)size, 0, &face)) return NULL;
   if (face->num_faces == 1 && face->stream && face->stream->base && face->stream->size >= 12) {
     uint32_t magic = be32(face->stream->base);
@@ -180,11 +171,65 @@ static unsigned char *woff_inflate(FT_Library lib, const unsigned char *data, si
         (copy = malloc(face->stream->size))) {
       memcpy(copy, face->stream->base, face->stream->size);
       *out_size = face->stream->size;
-      woff_cache_put(hash, size, copy, *out_size);
     }
   }
   FT_Done_Face(face);
   return copy;
+}
+
+/* WOFF2 through the reference decoder: the sfnt (malloc'ed) in *sfnt, or the reason in err. */
+static ct_status_t woff2_inflate(const unsigned char *data, size_t size, unsigned char **sfnt,
+                                 size_t *out_size, const char *name, ct_error_t *err) {
+  uint64_t detail = 0;
+  switch (ct_woff2_decode(data, size, CT_MAX_WOFF2_SFNT_SIZE, sfnt, out_size, &detail)) {
+  case CT_WOFF2_OK:
+    return CT_OK;
+  case CT_WOFF2_TRUNCATED:
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: truncated WOFF2 file: %zu bytes, its header "
+                        "says %llu", name, size, (unsigned long long)detail);
+  case CT_WOFF2_TOO_BIG:
+    if (detail)
+      return ct_set_error(err, CT_ERR_LIMIT, "%s: WOFF2 file declares %llu bytes of font data, over "
+                          "the limit of %u bytes (CT_MAX_WOFF2_SFNT_SIZE)", name,
+                          (unsigned long long)detail, CT_MAX_WOFF2_SFNT_SIZE);
+    return ct_set_error(err, CT_ERR_LIMIT, "%s: WOFF2 file decodes to more than the limit of %u "
+                        "bytes (CT_MAX_WOFF2_SFNT_SIZE)", name, CT_MAX_WOFF2_SFNT_SIZE);
+  case CT_WOFF2_NOMEM:
+    return ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory decoding WOFF2", name);
+  case CT_WOFF2_INVALID:
+  default:
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: invalid WOFF2 file: the decoder rejects its "
+                        "table directory, compressed data or table transforms", name);
+  }
+}
+
+/* The plain sfnt of a WOFF or WOFF2 file (a malloc'ed copy), from the cache or inflated.
+   Returns CT_OK with *sfnt NULL when a WOFF 1 file is to be opened as it is; an error for
+   a WOFF2 file that cannot be decoded. */
+static ct_status_t woff_inflate(ct_font_t *font, const unsigned char *data, size_t size,
+                                unsigned char **sfnt, size_t *out_size, ct_error_t *err) {
+  uint64_t hash = fnv64(data, size);
+  unsigned i;
+  *sfnt = NULL;
+  for (i = 0; i < WOFF_CACHE_ENTRIES; i++) {
+    woff_entry_t *e = &woff_cache[i];
+    if (e->hash == hash && e->in_size == size) {
+      if (!(*sfnt = malloc(e->out_size)))
+        return ct_set_error(err, CT_ERR_NOMEM, "%s: out of memory", font->name);
+      memcpy(*sfnt, e->sfnt, e->out_size);
+      e->used = ++woff_clock;
+      *out_size = e->out_size;
+      return CT_OK;
+    }
+  }
+  if (be32(data) == TAG('w', 'O', 'F', '2')) {
+    ct_status_t st = woff2_inflate(data, size, sfnt, out_size, font->name, err);
+    if (st != CT_OK) return st;
+  } else if (font->index > 0 || !(*sfnt = woff1_inflate(font->ft_lib, data, size, out_size))) {
+    return CT_OK;
+  }
+  woff_cache_put(hash, size, *sfnt, *out_size);
+  return CT_OK;
 }
 
 static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, const char *name,
@@ -220,9 +265,10 @@ static ct_font_t *font_open(unsigned char *data, size_t size, unsigned index, co
     ct_set_error(err, CT_ERR_NOMEM, "%s: cannot start FreeType: %s", name, ct_ft_error_string(fe));
     goto fail;
   }
-  if (font->container[0] == 'W' && index == 0) {
-    size_t sfnt_size;
-    unsigned char *sfnt = woff_inflate(font->ft_lib, data, size, &sfnt_size);
+  if (font->container[0] == 'W') {
+    size_t sfnt_size = 0;
+    unsigned char *sfnt = NULL;
+    if (woff_inflate(font, data, size, &sfnt, &sfnt_size, err) != CT_OK) goto fail;
     if (sfnt) {        /* from here on the font is its plain sfnt */
       free(font->data);
       font->data = data = sfnt;

@@ -108,9 +108,7 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out);
 void ct_cpal_encode(ct_buf_t *out, unsigned entries, unsigned count, const ct_rgba_t *colors,
                     const uint32_t *types, const unsigned *name_ids, const unsigned *label_ids);
 
-/* ---- woff2.cc ------------------------------------------------------------ */
-
-/* The sfnt as WOFF2 (Google's encoder, the browsers' reference); malloc'ed, or NULL. */
-unsigned char *ct_woff2_encode(const unsigned char *sfnt, size_t len, size_t *out_len);
+/* woff2.cc: ct_woff2_encode */
+#include "woff2.h"
 
 #endif /* CT_FONTWRITE_H */

@@ -1,7 +1,8 @@
 /*
 ** ctgrid.c: draws items of a font in a grid with the oracle's geometry (48 px, 72 px
-** cells, pen at (12, 54) in each cell, white background), so our PNGs compare pixel for
-** pixel with tests/render/ref/ *.chromium.png.  Test tool.
+** cells, pen at (12, 54) in each cell, white background, each cell clipping what it
+** draws), so our PNGs compare pixel for pixel with tests/render/ref/ *.chromium.png.
+** Each cell is drawn on its own canvas and copied into the grid (cairo).  Test tool.
 ** usage: ctgrid FONT [OUT.png] --cols N (--codepoints U+41-U+44,U+1F1FA+U+1F1F8 | --strings a,b)
 **        [-o OUT.png] [--font OTHER]   (--font: draw the layout with another font)
 **        [--size 48] [--palette N] [--override 0=#00ff00ff,3=#ff000080] [--fg #0000ff] [--format F]
@@ -11,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
+
+#include <cairo.h>
 
 #include "ct.h"
 
@@ -116,31 +121,50 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ctgrid: %s\n", err.message);
     return 1;
   }
+  if (!out) { fprintf(stderr, "ctgrid: no output (-o OUT.png)\n"); return 2; }
   {
     double cell = round(size * 1.5), ox = round(size / 4), oy = round(size * 1.125);
-    int rows;
+    int rows, ok = 1;
+    char tmp[] = "/tmp/ctgrid-XXXXXX.png";
+    int fd = mkstemps(tmp, 4);
+    cairo_surface_t *grid;
+    cairo_t *cr;
+    if (fd < 0) { perror("ctgrid: mkstemps"); return 1; }
+    close(fd);
     if (cols > nitems) cols = nitems;   /* as the oracle: no empty columns */
     rows = (nitems + cols - 1) / cols;
-    canvas = ct_canvas_create(cols * cell, rows * cell, &err);
-    if (!canvas) { fprintf(stderr, "ctgrid: %s\n", err.message); return 1; }
-    ct_canvas_set_warning_func(canvas, warn, NULL);
-    ct_canvas_fill_background(canvas, white, &err);
-    for (i = 0; i < nitems; i++) {
+    grid = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(cols * cell), (int)(rows * cell));
+    cr = cairo_create(grid);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    for (i = 0; i < nitems && ok; i++) {
       double x = (i % cols) * cell, y = (i / cols) * cell;
-      if (ct_canvas_draw_text(canvas, font, items[i], strlen(items[i]), &style, x + ox, y + oy, NULL,
-                              &err) != CT_OK) {
+      cairo_surface_t *png;
+      canvas = ct_canvas_create(cell, cell, &err);
+      if (!canvas) { fprintf(stderr, "ctgrid: %s\n", err.message); ok = 0; break; }
+      ct_canvas_set_warning_func(canvas, warn, NULL);
+      ct_canvas_fill_background(canvas, white, &err);
+      if (ct_canvas_draw_text(canvas, font, items[i], strlen(items[i]), &style, ox, oy, NULL, &err) != CT_OK ||
+          ct_canvas_write(canvas, tmp, NULL, &err) != CT_OK) {
         fprintf(stderr, "ctgrid: %s\n", err.message);
-        return 1;
+        ok = 0;
       }
+      ct_canvas_destroy(canvas);
+      if (!ok) break;
+      png = cairo_image_surface_create_from_png(tmp);
+      cairo_set_source_surface(cr, png, x, y);
+      cairo_paint(cr);
+      cairo_surface_destroy(png);
       free(items[i]);
     }
+    cairo_destroy(cr);
+    unlink(tmp);
+    if (ok && cairo_surface_write_to_png(grid, out) != CAIRO_STATUS_SUCCESS) {
+      fprintf(stderr, "ctgrid: cannot write %s\n", out);
+      ok = 0;
+    }
+    cairo_surface_destroy(grid);
+    ct_font_destroy(font);
+    return ok ? 0 : 1;
   }
-  if (!out) { fprintf(stderr, "ctgrid: no output (-o OUT.png)\n"); return 2; }
-  if (ct_canvas_write(canvas, out, NULL, &err) != CT_OK) {
-    fprintf(stderr, "ctgrid: %s\n", err.message);
-    return 1;
-  }
-  ct_canvas_destroy(canvas);
-  ct_font_destroy(font);
-  return 0;
 }

@@ -95,6 +95,24 @@ local cases = {
     g, msg = ct.font_from_data("")
     eq(g, nil); assert(msg:find("<memory>", 1, true), msg)
   end },
+  { "WOFF2 from memory: decoded by the reference decoder; hostile WOFF2 bytes: nil, msg", function()
+    local g = assert(ct.font_from_data(read(font_path("ct-overlap.woff2")), { name = "overlap.woff2" }))
+    eq(g:info().container, "WOFF2"); eq(g:info().glyph_count, 5)
+    local t = assert(ct.open_font(font_path("ct-overlap.ttf")))
+    eq(g:shape("C+O"), t:shape("C+O"))
+    for gid = 0, 4 do eq(g:paint(gid), t:paint(gid)) end   -- the same paint trees (COLR layers)
+    local cases = {
+      { "hostile-woff2-size.woff2", "limit", "declares 4294967295 bytes of font data, over the limit" },
+      { "hostile-woff2-directory.woff2", "limit", "declares 4294967280 bytes" },
+      { "hostile-woff2-truncated.woff2", "invalid_font", "truncated WOFF2 file: 272 bytes, its header says 544" },
+      { "hostile-woff2-corrupt.woff2", "invalid_font", "invalid WOFF2 file" },
+    }
+    for _, c in ipairs(cases) do
+      local f, msg, code = ct.font_from_data(read(font_path(c[1])), { name = c[1] })
+      eq(f, nil, c[1]); eq(code, c[2], c[1])
+      assert(msg:find("^" .. c[1]:gsub("%-", "%%-") .. ": ") and msg:find(c[3], 1, true) and not msg:find("\n"), msg)
+    end
+  end },
   { "open_font: bad option key", ct.open_font, { TTF, { sise = 1 } }, false, "unknown field 'sise'" },
   { "open_font: negative index", ct.open_font, { TTF, { index = -1 } }, false, "field 'index': %-1 out of range" },
   { "open_font: index not an integer", ct.open_font, { TTF, { index = 0.5 } }, false, "field 'index': expected integer" },
