@@ -438,20 +438,15 @@ local function run_width(r, a, b)
 end
 
 -- The glyphs of a piece, for drawing: {gid =, cluster = (1-based in the piece's text),
--- x_advance = (tracking included), y_advance =, x_offset =, y_offset =} in font units, in
--- visual order.  From the run's shaping, or the piece's own when it was shaped alone.
+-- x_advance =, y_advance =, x_offset =, y_offset =} in font units (tracking not included),
+-- in visual order.  From the run's shaping, or the piece's own when it was shaped alone.
 local function piece_glyphs(pc)
   local it = pc.item
-  local sc, tr = item_scale(it)
-  local extra = tr ~= 0 and tr / sc or 0
+  if pc.alone then return pc.alone end
   local out = {}
   local function add(g, cluster)
-    out[#out + 1] = { gid = g.gid, cluster = cluster, x_advance = g.x_advance + extra,
+    out[#out + 1] = { gid = g.gid, cluster = cluster, x_advance = g.x_advance,
       y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
-  end
-  if pc.alone then
-    for _, g in ipairs(pc.alone) do add(g, g.cluster) end
-    return out
   end
   local r = it.srun
   if not r.by_cluster then
@@ -1346,8 +1341,17 @@ function M.draw_lines(canvas, lines)
         t.tracking = tracked(run) and r.tracking or nil
         font:draw(canvas, t)
       elseif it.glyphs then
-        -- shaped with the paragraph (kerning across words and spans), tracking included
-        t.glyphs = it.glyphs
+        -- shaped with the paragraph (kerning across words and spans)
+        local glyphs = it.glyphs
+        if tracked(run) then
+          local extra = r.tracking * font_metrics(font).upem / r.size
+          glyphs = {}
+          for i, g in ipairs(it.glyphs) do
+            glyphs[i] = { gid = g.gid, cluster = g.cluster, x_advance = g.x_advance + extra,
+              y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
+          end
+        end
+        t.glyphs = glyphs
         canvas:text(t)
       elseif tracked(run) then
         -- cluster by cluster (visual order), tracking after each glyph
