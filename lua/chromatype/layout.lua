@@ -30,6 +30,7 @@ local PARA_KEYS = { "align", "first_line_indent", "continued", "space_before", "
 -- Line breaking (chromatype.linebreak): options of a frame and of a paragraph.
 local BREAK_KEYS = { "breaker", "looseness", "tolerance" }
 for _, k in ipairs(BREAK_KEYS) do OPT_KEYS[#OPT_KEYS + 1] = k; PARA_KEYS[#PARA_KEYS + 1] = k end
+OPT_KEYS[#OPT_KEYS + 1] = "emergency_stretch"
 local BREAKERS = { optimal = true, ["first-fit"] = true }
 
 local ALIGN = { left = true, right = true, center = true, justify = true, start = true, ["end"] = true }
@@ -649,7 +650,6 @@ end
 
 local STRETCH, SHRINK = 1 / 2, 1 / 3          -- of an interword space, as in TeX's fonts
 local RAGGED_STRETCH = 2                       -- em: ragged lines stretch on one side only
-local EMERGENCY_STRETCH = 2                    -- em: added to every line in the last pass
 
 -- The paragraph as boxes, glue and penalties (chromatype.linebreak), each break carrying
 -- where it is: {seg =, cut =}.
@@ -740,7 +740,7 @@ local function break_lines(p, segs, avail_for, bp)
   local size = p.style.size or 12
   local P = { tolerance = bp.tolerance, looseness = bp.looseness or 0 }
   for k, v in pairs(linebreak.DEFAULTS) do if P[k] == nil then P[k] = v end end
-  P.emergency_stretch = EMERGENCY_STRETCH * size
+  P.emergency_stretch = bp.emergency_stretch or 0
   if not bp.justify then P.line_stretch = RAGGED_STRETCH * size end
   local maxw = math.min(avail_for(1), avail_for(2))
   local list = break_items(p, segs, maxw, bp, P)
@@ -901,7 +901,7 @@ local function set_paragraphs(prepared, paras, opts, width)
     local align = para.align or opts.align or "start"
     -- fitting text to its lines as written: no breaks inside words
     local bp = { justify = align == "justify", emergency = opts.fit_to ~= "line",
-      tolerance = para.tolerance or opts.tolerance,
+      tolerance = para.tolerance or opts.tolerance, emergency_stretch = opts.emergency_stretch,
       looseness = para.looseness or opts.looseness,
       breaker = para.breaker or opts.breaker or (align == "justify" and "optimal" or "first-fit") }
     local lines = break_lines(p, p.segs, function(i) return i == 1 and width - indent or width end, bp)
@@ -974,7 +974,9 @@ local function place(all, fit, used, opts, width)
     local extra, ratio = 0, nil
     local dx = rtl and 0 or l.indent
     if align == "justify" then
-      if not l.last and ngaps > 0 then
+      if l.last and ngaps > 0 and l.ratio < 0 and l.shrink > 0 then
+        ratio = math.max(l.ratio, -1) * SHRINK       -- a last line set tighter than its spaces
+      elseif not l.last and ngaps > 0 then
         -- each space by its own stretch or shrink (TeX's glue setting); an overfull line
         -- shrinks no further than the shrink it has
         if l.ratio > 0 and l.stretch > 0 then ratio = l.ratio * STRETCH
@@ -1207,6 +1209,7 @@ local function check_opts(opts, fname)
     argerr(fname, 2, ("field 'fit_to': expected frame or line, got '%s'"):format(tostring(opts.fit_to)))
   end
   check_break(opts, fname, 2, "")
+  check_num(opts, "emergency_stretch", fname, 2, 0)
   if opts.font ~= nil and not font_chain(opts.font) then
     argerr(fname, 2, "field 'font': a Font or a list of Fonts is required")
   end

@@ -267,10 +267,13 @@ end
 --- (a hyphenation or emergency point: left out of the first pass), pre =, post =, lazy =};
 --- the list ends with a forced break.  `avail_for(line)` is the measure of a line.
 --- Passes: without hyphenation at `pretolerance` (when there is hyphenation); with it at
---- `tolerance`; a last one with `emergency_stretch` in which any line that is not overfull
---- is acceptable, and an overfull one is taken when nothing else is left.
+--- `tolerance`; with `emergency_stretch` added to every line's stretch (TeX's emergency
+--- pass, when that is more than 0); and a last one in which any line that is not overfull
+--- is acceptable (the best the demerits formula can do however loose), and an overfull one
+--- is taken only when nothing else is left.
 -- @treturn table break indices into `items`, one per line
--- @treturn table {total = demerits, pass = 1..3, looseness = achieved}
+-- @treturn table {total = demerits, pass = the pass that set it, passes = how many were
+--   planned, looseness = achieved}
 function M.optimal(items, avail_for, opts)
   local P = params(opts)
   local S = { prepare(items) }
@@ -281,7 +284,10 @@ function M.optimal(items, avail_for, opts)
     plan[#plan + 1] = { threshold = P.pretolerance, skip = function(it) return it.hyphen end }
   end
   plan[#plan + 1] = { threshold = P.tolerance }
-  plan[#plan + 1] = { threshold = M.INF_BAD, background = P.emergency_stretch, final = true }
+  if P.emergency_stretch > 0 then
+    plan[#plan + 1] = { threshold = P.tolerance, background = P.emergency_stretch }
+  end
+  plan[#plan + 1] = { threshold = M.INF_BAD, final = true }
   local chosen, achieved, used
   for pi, pl in ipairs(plan) do
     local ends = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
