@@ -650,6 +650,7 @@ end
 
 local STRETCH, SHRINK = 1 / 2, 1 / 3          -- of an interword space, as in TeX's fonts
 local RAGGED_STRETCH = 2                       -- em: ragged lines stretch on one side only
+local NOMINAL_STRETCH = 1 / 8                  -- em: a line without spaces is rated as if it had one
 
 -- The paragraph as boxes, glue and penalties (chromatype.linebreak), each break carrying
 -- where it is: {seg =, cut =}.
@@ -742,6 +743,7 @@ local function break_lines(p, segs, avail_for, bp)
   for k, v in pairs(linebreak.DEFAULTS) do if P[k] == nil then P[k] = v end end
   P.emergency_stretch = bp.emergency_stretch or 0
   if not bp.justify then P.line_stretch = RAGGED_STRETCH * size end
+  P.nominal_stretch = NOMINAL_STRETCH * size
   local maxw = math.min(avail_for(1), avail_for(2))
   local list = break_items(p, segs, maxw, bp, P)
   local breaks, info
@@ -755,9 +757,9 @@ local function break_lines(p, segs, avail_for, bp)
   local total, prev_fit, prev_flag = 0, nil, false
   for i, l in ipairs(lines) do
     local r, bad, fit = linebreak.fit(avail_for(i), l.natural, l.stretch + P.line_stretch, l.shrink,
-      l.last and 1 or 0)
+      l.last and 1 or 0, P.nominal_stretch)
     local d = linebreak.demerits(P, bad, l.penalty, l.flagged, fit, prev_fit, prev_flag, l.last)
-    l.ratio, l.badness, l.fitness, l.demerits = r, bad, fit, d
+    l.ratio, l.badness, l.fitness, l.demerits = r, math.min(bad, linebreak.INF_BAD), fit, d
     total = total + d
     prev_fit, prev_flag = fit, l.flagged
   end
@@ -1007,7 +1009,7 @@ local function place(all, fit, used, opts, width)
       ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi,
       ratio = (l.last or l.ratio ~= l.ratio) and 0 or l.ratio, badness = l.badness,
       fitness = l.fitness, demerits = l.demerits, paragraph_demerits = l.paragraph_demerits,
-      breaker = l.breaker, hyphenated = l.flagged or nil }
+      breaker = l.breaker, pass = l.pass, hyphenated = l.flagged or nil }
   end
   return out
 end

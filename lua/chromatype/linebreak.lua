@@ -24,38 +24,45 @@ M.DEFAULTS = {
   double_hyphen_demerits = 10000, -- two hyphenated lines in a row
   final_hyphen_demerits = 5000, -- the last full line hyphenated
   adj_demerits = 10000,         -- adjacent lines of fitness classes further than one apart
-  emergency_stretch = 0,        -- stretch added to each line in the last pass (points)
+  emergency_stretch = 0,        -- stretch added to each line in an extra pass (points)
   line_stretch = 0,             -- stretch of every line outside its glue (ragged setting)
+  nominal_stretch = 1,          -- what a line without glue is rated as having (points)
 }
 
 -- ---- scoring --------------------------------------------------------------------------
 
 --- The adjustment ratio, badness and fitness class of a line of natural width `width`
 --- with `stretch`, `shrink` and infinite stretch `fill` (> 0: the line may be any shorter)
---- in the measure `avail`.  r > 0 stretches, r < 0 shrinks (r < -1: overfull); badness is
---- 100 |r|^3 capped at INF_BAD (INF_BAD + 1 when overfull); fitness 0 tight, 1 decent,
---- 2 loose, 3 very loose.
-function M.fit(avail, width, stretch, shrink, fill)
+--- in the measure `avail`.  r > 0 stretches, r < 0 shrinks; badness is 100 |r|^3.  TeX
+--- caps badness at 10000, which makes every very loose line as bad as another; here it
+--- goes on growing (the last pass compares such lines), and a line that cannot stretch at
+--- all (one word in justified text) is rated as if it had the stretch `nominal`.  Fitness:
+--- 0 tight, 1 decent, 2 loose, 3 very loose.  The fourth result is true when the line is
+--- overfull (wider than the measure even shrunk as far as it goes).
+function M.fit(avail, width, stretch, shrink, fill, nominal)
   local short = avail - width
-  local r, bad
+  local r, bad, over = 0, 0, false
   if short > 1e-9 then
     if fill and fill > 0 then r, bad = 0, 0
     elseif stretch > 1e-9 then
       r = short / stretch
-      bad = r > 4.6 and M.INF_BAD or math.min(M.INF_BAD, math.floor(100 * r * r * r + 0.5))
-    else r, bad = math.huge, M.INF_BAD end
+      bad = 100 * r * r * r
+    else
+      r = math.huge
+      local q = short / (nominal and nominal > 0 and nominal or 1e-3)
+      bad = 100 * q * q * q
+    end
   elseif short < -1e-9 then
-    if shrink > 1e-9 and -short <= shrink + 1e-9 then
-      r = short / shrink
-      bad = math.floor(100 * -r * r * r + 0.5)
-    else r, bad = shrink > 1e-9 and short / shrink or -math.huge, M.INF_BAD + 1 end
-  else r, bad = 0, 0 end
+    if shrink > 1e-9 then r = short / shrink else r = -math.huge end
+    if r < -1 - 1e-9 then over, bad = true, M.INF_BAD + 1
+    else bad = 100 * -r * r * r end
+  end
   local fitness
-  if r < 0 then fitness = bad > 12 and 0 or 1
-  elseif bad > 99 then fitness = 3
-  elseif bad > 12 then fitness = 2
+  if r < 0 then fitness = bad > 12.5 and 0 or 1
+  elseif bad > 99.5 then fitness = 3
+  elseif bad > 12.5 then fitness = 2
   else fitness = 1 end
-  return r, bad, fitness
+  return r, bad, fitness, over
 end
 
 --- The demerits of a line of badness `bad` ending at a break of penalty `pen` (flagged:
@@ -63,8 +70,8 @@ end
 --- break ends the paragraph.  TeX's formula: (line_penalty + b)^2 +- penalty^2, plus the
 --- flagged and adjacent-fitness demerits.
 function M.demerits(P, bad, pen, flagged, fitness, prev_fit, prev_flag, final)
-  local d = P.line_penalty + math.min(bad, M.INF_BAD)
-  d = math.abs(d) >= 10000 and 100000000 or d * d
+  local d = P.line_penalty + bad
+  d = d * d
   if pen > 0 then d = d + pen * pen
   elseif pen > -M.INF_PENALTY then d = d - pen * pen end
   if prev_flag then
@@ -154,7 +161,7 @@ function M.score(items, breaks, avail_for, opts)
   for ln, b in ipairs(breaks) do
     local w, y, z, f = line_sums(items, S, a, b)
     local it = items[b]
-    local r, bad, fit = M.fit(avail_for(ln), w, y + P.line_stretch, z, f)
+    local r, bad, fit = M.fit(avail_for(ln), w, y + P.line_stretch, z, f, P.nominal_stretch)
     local flagged = it.type == "penalty" and it.flagged or false
     local pen = it.type == "penalty" and (it.penalty or 0) or 0
     local d = M.demerits(P, bad, pen, flagged, fit, ln > 1 and prev_fit or nil, prev_flag, is_forced(it))
@@ -187,17 +194,17 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
       for ai = 1, #active do
         local a = active[ai]
         local w, y, z, f = line_sums(items, S, a.pos, b)
-        local r, bad, fit = M.fit(avail_for(a.line + 1), w, y + background, z, f)
+        local r, bad, fit, over = M.fit(avail_for(a.line + 1), w, y + background, z, f, P.nominal_stretch)
         local stays = true
         local artificial = false
         local record = false
-        if bad > M.INF_BAD or forced then
+        if over or forced then
           stays = false
           -- the last node left and nothing better here: an overfull line rather than none
-          if final and not any and #kept == 0 and ai == #active and bad > threshold then
+          if final and not any and #kept == 0 and ai == #active and (over or bad > threshold) then
             artificial = true
             record = true
-          elseif bad <= threshold then record = true end
+          elseif not over and bad <= threshold then record = true end
         elseif bad <= threshold then record = true end
         if record then
           local d = artificial and 0 or
@@ -287,7 +294,7 @@ function M.optimal(items, avail_for, opts)
   if P.emergency_stretch > 0 then
     plan[#plan + 1] = { threshold = P.tolerance, background = P.emergency_stretch }
   end
-  plan[#plan + 1] = { threshold = M.INF_BAD, final = true }
+  plan[#plan + 1] = { threshold = math.huge, final = true }
   local chosen, achieved, used
   for pi, pl in ipairs(plan) do
     local ends = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
