@@ -565,11 +565,25 @@ local function hyphen_points(word, lang)
   return v or nil
 end
 
+-- The segment's width in its run from its start to byte `b`.
+local function width_to(p, seg, b)
+  local w = 0
+  local k = seg.k
+  local items = p.items
+  while items[k] and items[k].s <= b do
+    local it = items[k]
+    local s, e = math.max(seg.s, it.s), math.min(b, it.e)
+    if e >= s then w = w + run_width(it.srun, s, e) end
+    k = k + 1
+  end
+  return w
+end
+
 -- The places inside segment `seg` where a line may end: {at = last byte before the break,
 -- hyphen = (a hyphen is added), emergency = (no hyphenation point)}, ascending.  Hyphenation
 -- points when the run hyphenates (words of letters, five or more); in a word wider than
--- `maxw` (when `emergency`), the hyphenation points whatever the run says and every grapheme
--- boundary.
+-- `maxw` (when `emergency`), the hyphenation points whatever the run says, and every grapheme
+-- boundary unless those points alone cut the word into parts that fit.
 local function cut_points(p, seg, maxw, emergency)
   if #seg.frags == 0 then return {} end
   local first = seg.frags[1].item.style
@@ -586,7 +600,18 @@ local function cut_points(p, seg, maxw, emergency)
       end
     end
   end
-  if long and emergency then
+  if long then
+    -- the hyphenation points are enough when every part between them fits the measure
+    local hyph = M.measure(seg.frags[#seg.frags].item.shape, "-")
+    local prev, fits = 0, true
+    for i = 1, #cuts + 1 do
+      local upto = cuts[i] and width_to(p, seg, cuts[i].at) + hyph or seg.width
+      if upto - prev > maxw + 1e-6 then fits = false; break end
+      prev = upto - (cuts[i] and hyph or 0)
+    end
+    if fits then long = false end
+  end
+  if long then
     -- between two graphemes of a word: not beside a space
     local word = p.text:sub(seg.s, seg.e)
     for _, g in ipairs(ct.grapheme_breaks(word)) do
@@ -601,20 +626,6 @@ local function cut_points(p, seg, maxw, emergency)
 end
 
 -- ---- the line breakers ---------------------------------------------------------------------------
-
--- The segment's width in its run from its start to byte `b`.
-local function width_to(p, seg, b)
-  local w = 0
-  local k = seg.k
-  local items = p.items
-  while items[k] and items[k].s <= b do
-    local it = items[k]
-    local s, e = math.max(seg.s, it.s), math.min(b, it.e)
-    if e >= s then w = w + run_width(it.srun, s, e) end
-    k = k + 1
-  end
-  return w
-end
 
 -- The item holding byte `b` of a segment.
 local function item_at(p, seg, b)
@@ -744,6 +755,7 @@ local function break_lines(p, segs, avail_for, bp)
   P.emergency_stretch = bp.emergency_stretch or 0
   if not bp.justify then P.line_stretch = RAGGED_STRETCH * size end
   P.nominal_stretch = NOMINAL_STRETCH * size
+  P.easy_line = 2                               -- only the first line has a measure of its own
   local maxw = math.min(avail_for(1), avail_for(2))
   local list = break_items(p, segs, maxw, bp, P)
   local breaks, info
@@ -1007,7 +1019,7 @@ local function place(all, fit, used, opts, width)
     out[#out + 1] = { x = x0 + dx, y = y0 + shift + l.baseline, width = x - (x0 + dx),
       natural = l.natural, text = table.concat(texts), items = items, height = l.lead,
       ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi,
-      ratio = (l.last or l.ratio ~= l.ratio) and 0 or l.ratio, badness = l.badness,
+      ratio = ((l.last and l.ratio > 0) or l.ratio ~= l.ratio) and 0 or l.ratio, badness = l.badness,
       fitness = l.fitness, demerits = l.demerits, paragraph_demerits = l.paragraph_demerits,
       breaker = l.breaker, pass = l.pass, hyphenated = l.flagged or nil }
   end

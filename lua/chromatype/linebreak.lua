@@ -27,6 +27,7 @@ M.DEFAULTS = {
   emergency_stretch = 0,        -- stretch added to each line in an extra pass (points)
   line_stretch = 0,             -- stretch of every line outside its glue (ragged setting)
   nominal_stretch = 1,          -- what a line without glue is rated as having (points)
+  easy_line = math.huge,        -- lines from this one on all have the same measure
 }
 
 -- ---- scoring --------------------------------------------------------------------------
@@ -178,6 +179,9 @@ end
 -- penalties this pass leaves out (hyphenation in the first pass).  Returns the break nodes
 -- at the paragraph's end (one per line count and fitness class), or nil if none.
 local function pass(items, S, avail_for, P, threshold, background, final, skip)
+  -- nodes are told apart by their line number up to `easy` (TeX's easy_line): beyond it
+  -- every line has the same measure, and without looseness the count does not matter
+  local easy = P.looseness == 0 and P.easy_line or math.huge
   local n = #items
   local root = { pos = 0, line = 0, fitness = 1, total = 0, flagged = false }
   local active = { root }
@@ -209,7 +213,7 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
         if record then
           local d = artificial and 0 or
             M.demerits(P, bad, pen, flagged, fit, a.pos > 0 and a.fitness or nil, a.flagged, forced)
-          local line = a.line + 1
+          local line = math.min(a.line + 1, easy)
           local per = best[line]
           if not per then per = {}; best[line] = per end
           local cur = per[fit]
