@@ -411,20 +411,23 @@ local function shape_runs(p)
   end
   for _, r in ipairs(runs) do
     local text = p.text:sub(r.s, r.e)
-    local so, key = shape_opts(r.items[1].shape)
-    local glyphs = shaped_with(r.font, so, key, text)[3]
+    for _, it in ipairs(r.items) do it.so, it.key = shape_opts(it.shape) end
+    local first = r.items[1]
+    local glyphs = shaped_with(r.font, first.so, first.key, text)[3]
     local n = #text
-    local owner = {}
-    for _, it in ipairs(r.items) do
-      local sc, tr = item_scale(it)
-      local info = { sc, tr }
-      for k = it.s - r.s + 1, it.e - r.s + 1 do owner[k] = info end
-    end
     local adv = {}
+    local sc, tr = item_scale(first)
+    local its, ki = r.items, 1
     for _, g in ipairs(glyphs) do
       local c = g.cluster
-      local o = owner[c]
-      adv[c] = (adv[c] or 0) + g.x_advance * o[1] + o[2]
+      if #its > 1 then
+        -- the item of the cluster (clusters run backwards in right-to-left text)
+        local pos = r.s + c - 1
+        while its[ki + 1] and its[ki + 1].s <= pos do ki = ki + 1 end
+        while ki > 1 and its[ki].s > pos do ki = ki - 1 end
+        sc, tr = item_scale(its[ki])
+      end
+      adv[c] = (adv[c] or 0) + g.x_advance * sc + tr
     end
     local cum = { 0 }
     for k = 1, n do cum[k + 1] = cum[k] + (adv[k] or 0) end
@@ -438,34 +441,52 @@ local function run_width(r, a, b)
   return r.cum[b - r.s + 2] - r.cum[a - r.s + 1]
 end
 
--- The glyphs of a piece, for drawing: {gid =, cluster = (1-based in the piece's text),
--- x_advance =, y_advance =, x_offset =, y_offset =} in font units (tracking not included),
--- in visual order.  From the run's shaping, or the piece's own when it was shaped alone.
+-- The glyphs of a piece as the paragraph's shaping made them, for drawing: {gid =, cluster =
+-- (1-based in the piece's text), x_advance =, y_advance =, x_offset =, y_offset =} in font
+-- units (tracking not included), in visual order; nil when they are the glyphs of the
+-- piece's text shaped alone (most words: canvas:text shapes them again faster than it reads
+-- glyph tables).
 local function piece_glyphs(pc)
   local it = pc.item
-  if pc.alone then return pc.alone end
-  local out = {}
-  local function add(g, cluster)
-    out[#out + 1] = { gid = g.gid, cluster = cluster, x_advance = g.x_advance,
-      y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
-  end
+  if pc.alone then return nil end
   local r = it.srun
-  if not r.by_cluster then
-    local bc = {}
+  if not r.gfirst then
+    -- the first and last glyph of each cluster (a cluster's glyphs are consecutive)
+    local gfirst, glast = {}, {}
     for i, g in ipairs(r.glyphs) do
-      local l = bc[g.cluster]
-      if l then l[#l + 1] = i else bc[g.cluster] = { i } end
+      local c = g.cluster
+      if not gfirst[c] then gfirst[c] = i end
+      glast[c] = i
     end
-    r.by_cluster = bc
+    r.gfirst, r.glast = gfirst, glast
   end
   local k0, k1 = pc.s - r.s + 1, pc.e - r.s + 1
-  local step = it.rtl and -1 or 1
-  if it.rtl then k0, k1 = k1, k0 end
-  for k = k0, k1, step do
-    local l = r.by_cluster[k]
-    if l then
-      for _, i in ipairs(l) do add(r.glyphs[i], k - (pc.s - r.s)) end
+  local lo, hi = k0, k1
+  while lo <= k1 and not r.gfirst[lo] do lo = lo + 1 end
+  while hi >= lo and not r.gfirst[hi] do hi = hi - 1 end
+  if lo > hi then return nil end
+  local i0, i1
+  if it.rtl then i0, i1 = r.gfirst[hi], r.glast[lo] else i0, i1 = r.gfirst[lo], r.glast[hi] end
+  local base = k0 - 1
+  local glyphs = r.glyphs
+  local own = shaped_with(it.font, it.so, it.key, pc.text)[3]
+  if #own == i1 - i0 + 1 then
+    local same = true
+    for j = 0, i1 - i0 do
+      local g, h = glyphs[i0 + j], own[j + 1]
+      if g.gid ~= h.gid or g.x_advance ~= h.x_advance or g.x_offset ~= h.x_offset
+          or g.y_offset ~= h.y_offset or g.cluster - base ~= h.cluster then
+        same = false
+        break
+      end
     end
+    if same then return nil end
+  end
+  local out = {}
+  for i = i0, i1 do
+    local g = glyphs[i]
+    out[#out + 1] = { gid = g.gid, cluster = g.cluster - base, x_advance = g.x_advance,
+      y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
   end
   return out
 end
@@ -479,7 +500,7 @@ local HARD = { [0x0A] = true, [0x0D] = true, [0x2028] = true, [0x2029] = true, [
 local function alone(pc, hyphen)
   local it = pc.item
   local t = hyphen and pc.text .. "-" or pc.text
-  local w = shaped(it.shape, t)
+  local w = shaped_with(it.font, it.so, it.key, t)
   local sc, tr = item_scale(it)
   pc.text, pc.alone, pc.hyphen = t, w[3], hyphen or nil
   pc.width = w[1] * sc + tr * w[2]
@@ -579,26 +600,46 @@ local function width_to(p, seg, b)
   return w
 end
 
+-- The hyphenation points of a segment's text (byte offsets of the last byte before each),
+-- for a word of letters (five or more) with any punctuation around it kept whole.
+local word_cache = {}
+local NONE = {}
+local function word_points(text, lang)
+  local per = word_cache[lang or ""]
+  if not per then per = {}; word_cache[lang or ""] = per end
+  local v = per[text]
+  if v then return v end
+  v = NONE
+  local lead, body = text:match("^(%p*)(.-)%p*$")
+  if not body:find("[%s%d%p]") and (utf8.len(body) or 0) >= 5 then
+    local pts = hyphen_points(body, lang)
+    if pts and #pts > 0 then
+      v = {}
+      for _, pt in ipairs(pts) do
+        local off = #lead + pt
+        if off >= 1 and off < #text then v[#v + 1] = off end
+      end
+    end
+  end
+  per[text] = v
+  return v
+end
+
 -- The places inside segment `seg` where a line may end: {at = last byte before the break,
 -- hyphen = (a hyphen is added), emergency = (no hyphenation point)}, ascending.  Hyphenation
 -- points when the run hyphenates (words of letters, five or more); in a word wider than
 -- `maxw` (when `emergency`), the hyphenation points whatever the run says, and every grapheme
 -- boundary unless those points alone cut the word into parts that fit.
 local function cut_points(p, seg, maxw, emergency)
-  if #seg.frags == 0 then return {} end
+  if #seg.frags == 0 then return NONE end
   local first = seg.frags[1].item.style
   local long = emergency and seg.width > maxw + 1e-6
-  if not (first.hyphenate or long) then return {} end
+  if not (first.hyphenate or long) then return NONE end
   local cuts, at = {}, {}
-  local lead, body = p.text:sub(seg.s, seg.e):match("^(%p*)(.-)%p*$")
-  if not body:find("[%s%d%p]") and (utf8.len(body) or 0) >= 5 then
-    for _, pt in ipairs(hyphen_points(body, first.language) or {}) do
-      local c = seg.s + #lead + pt - 1
-      if c >= seg.s and c < seg.e then
-        cuts[#cuts + 1] = { at = c, hyphen = true }
-        at[c] = true
-      end
-    end
+  for _, off in ipairs(word_points(p.text:sub(seg.s, seg.e), first.language)) do
+    local c = seg.s + off - 1
+    cuts[#cuts + 1] = { at = c, hyphen = true }
+    at[c] = true
   end
   if long then
     -- the hyphenation points are enough when every part between them fits the measure
@@ -637,26 +678,26 @@ end
 -- Width changes at a break, computed when the breaker first looks at it: `pre`, the line's
 -- last piece shaped on its own (with its hyphen) less its width in the run; `post`, the same
 -- for the first piece after a break inside a word.
-local function lazy_cut(p, seg, c)
-  return function(node)
-    local it = item_at(p, seg, c.at)
-    local s = math.max(seg.s, it.s)
-    local pc = alone({ s = s, e = c.at, item = it, text = p.text:sub(s, c.at) }, c.hyphen)
-    node.pre = pc.width - run_width(it.srun, s, c.at)
-    local it2 = item_at(p, seg, c.at + 1)
-    local e = math.min(seg.e, it2.e)
-    local pc2 = alone({ s = c.at + 1, e = e, item = it2, text = p.text:sub(c.at + 1, e) })
-    node.post = pc2.width - run_width(it2.srun, c.at + 1, e)
-  end
+local function lazy_cut(node)
+  local p, seg, c = node.p, node.sg, node.cut
+  local it = item_at(p, seg, c.at)
+  local s = math.max(seg.s, it.s)
+  local pc = alone({ s = s, e = c.at, item = it, text = p.text:sub(s, c.at) }, c.hyphen)
+  node.pre = pc.width - run_width(it.srun, s, c.at)
+  local it2 = item_at(p, seg, c.at + 1)
+  local e = math.min(seg.e, it2.e)
+  local pc2 = alone({ s = c.at + 1, e = e, item = it2, text = p.text:sub(c.at + 1, e) })
+  node.post = pc2.width - run_width(it2.srun, c.at + 1, e)
 end
 
-local function lazy_end(p, seg)
-  return function(node)
-    if #seg.frags == 0 then node.pre = 0; return end
-    local last = seg.frags[#seg.frags]
-    local pc = alone({ s = last.s, e = last.e, item = last.item, text = last.text })
-    node.pre = pc.width - last.width
-  end
+local function lazy_end(node)
+  local seg = node.sg
+  local last = seg.frags[#seg.frags]
+  if not last then node.pre = 0; return end
+  local it = last.item
+  local w = shaped_with(it.font, it.so, it.key, last.text)
+  local sc, tr = item_scale(it)
+  node.pre = w[1] * sc + tr * w[2] - last.width
 end
 
 local STRETCH, SHRINK = 1 / 2, 1 / 3          -- of an interword space, as in TeX's fonts
@@ -676,20 +717,20 @@ local function break_items(p, segs, maxw, bp, P)
       add { type = "box", width = w - done }
       add { type = "penalty", width = 0, flagged = c.hyphen or false, discretionary = true,
         emergency = c.emergency, penalty = c.emergency and P.emergency_penalty or P.hyphen_penalty,
-        seg = i, cut = c, lazy = lazy_cut(p, seg, c) }
+        seg = i, cut = c, p = p, sg = seg, lazy = lazy_cut }
       done = w
     end
     add { type = "box", width = seg.width - done }
     if seg.hard or i == #segs then
       add { type = "penalty", penalty = linebreak.INF_PENALTY }
       add { type = "glue", width = 0, fill = true }
-      add { type = "penalty", penalty = -linebreak.INF_PENALTY, seg = i, lazy = lazy_end(p, seg) }
+      add { type = "penalty", penalty = -linebreak.INF_PENALTY, seg = i, p = p, sg = seg, lazy = lazy_end }
     elseif seg.glue then
       local gw = seg.glue.width
       add { type = "glue", width = gw, stretch = justify and gw * STRETCH or 0,
-        shrink = justify and gw * SHRINK or 0, seg = i, lazy = lazy_end(p, seg) }
+        shrink = justify and gw * SHRINK or 0, seg = i, p = p, sg = seg, lazy = lazy_end }
     else
-      add { type = "penalty", penalty = 0, seg = i, lazy = lazy_end(p, seg) }
+      add { type = "penalty", penalty = 0, seg = i, p = p, sg = seg, lazy = lazy_end }
     end
   end
   return list

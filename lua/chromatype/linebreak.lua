@@ -182,75 +182,92 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
   -- nodes are told apart by their line number up to `easy` (TeX's easy_line): beyond it
   -- every line has the same measure, and without looseness the count does not matter
   local easy = P.looseness == 0 and P.easy_line or math.huge
+  local W, Y, Z, F, start = S[1], S[2], S[3], S[4], S[5]
+  local nominal, adj = P.nominal_stretch, P.adj_demerits
+  local fit_of, demerits = M.fit, M.demerits
+  local avail = setmetatable({}, { __index = function(t, l) local v = avail_for(l); t[l] = v; return v end })
   local n = #items
-  local root = { pos = 0, line = 0, fitness = 1, total = 0, flagged = false }
-  local active = { root }
+  local active = { { pos = 0, line = 0, fitness = 1, total = 0, flagged = false, post = 0 } }
+  local na = 1
   local ends = nil
   for b = 1, n do
     local it = items[b]
     if breakable(items, b) and not (skip and skip(it)) then
-      local forced = is_forced(it)
-      local pen = it.type == "penalty" and (it.penalty or 0) or 0
-      local flagged = it.type == "penalty" and it.flagged or false
-      local best = {}            -- best[line][fitness] = {d =, node =, r =, bad =}
+      local is_pen = it.type == "penalty"
+      local forced = is_pen and (it.penalty or 0) <= -M.INF_PENALTY
+      local pen = is_pen and (it.penalty or 0) or 0
+      local flagged = is_pen and it.flagged or false
+      local extra = (is_pen and (it.width or 0) or 0) + pre_of(it)
+      local best = nil          -- best[line * 4 + fitness] = {total =, prev =, ...}
       local any = false
-      local kept = {}
-      for ai = 1, #active do
+      local kept = 0
+      for ai = 1, na do
         local a = active[ai]
-        local w, y, z, f = line_sums(items, S, a.pos, b)
-        local r, bad, fit, over = M.fit(avail_for(a.line + 1), w, y + background, z, f, P.nominal_stretch)
-        local stays = true
-        local artificial = false
-        local record = false
+        local s = start[a.pos]
+        local w, y, z, f
+        if s > b then w, y, z, f = 0, 0, 0, 0
+        else w, y, z, f = W[b] - W[s], Y[b] - Y[s], Z[b] - Z[s], F[b] - F[s] end
+        w = w + extra + a.post
+        local r, bad, fit, over = fit_of(avail[a.line + 1], w, y + background, z, f, nominal)
+        local stays, record, artificial = true, false, false
         if over or forced then
           stays = false
           -- the last node left and nothing better here: an overfull line rather than none
-          if final and not any and #kept == 0 and ai == #active and (over or bad > threshold) then
-            artificial = true
-            record = true
+          if final and not any and kept == 0 and ai == na and (over or bad > threshold) then
+            artificial, record = true, true
           elseif not over and bad <= threshold then record = true end
         elseif bad <= threshold then record = true end
         if record then
           local d = artificial and 0 or
-            M.demerits(P, bad, pen, flagged, fit, a.pos > 0 and a.fitness or nil, a.flagged, forced)
-          local line = math.min(a.line + 1, easy)
-          local per = best[line]
-          if not per then per = {}; best[line] = per end
-          local cur = per[fit]
+            demerits(P, bad, pen, flagged, fit, a.pos > 0 and a.fitness or nil, a.flagged, forced)
+          local line = a.line + 1
+          if line > easy then line = easy end
+          local key = line * 4 + fit
+          best = best or {}
+          local cur = best[key]
           local total = a.total + d
-          if not cur or total < cur.total then
-            per[fit] = { total = total, prev = a, r = r, bad = bad, d = d }
+          if not cur then
+            best[key] = { total = total, prev = a, r = r, bad = bad, d = d, line = line, fitness = fit }
+          elseif total < cur.total then
+            cur.total, cur.prev, cur.r, cur.bad, cur.d = total, a, r, bad, d
           end
           any = true
         end
-        if stays then kept[#kept + 1] = a end
+        if stays then kept = kept + 1; active[kept] = a end
       end
-      active = kept
-      -- new active nodes: per line count, the classes within adj_demerits of that count's best
-      local lines = {}
-      for line in pairs(best) do lines[#lines + 1] = line end
-      table.sort(lines)
-      local made = {}
-      for _, line in ipairs(lines) do
-        local per = best[line]
-        local min = math.huge
-        for _, c in pairs(per) do min = math.min(min, c.total) end
-        for fit = 0, 3 do
-          local c = per[fit]
-          if c and c.total <= min + P.adj_demerits then
-            local node = { pos = b, line = line, fitness = fit, total = c.total, prev = c.prev,
-              flagged = flagged, ratio = c.r, badness = c.bad, demerits = c.d }
+      for i = kept + 1, na do active[i] = nil end
+      na = kept
+      local made = nil
+      if best then
+        -- new active nodes: per line count, the classes within adj_demerits of its best
+        local keys = {}
+        for key in pairs(best) do keys[#keys + 1] = key end
+        table.sort(keys)
+        local min = {}
+        for _, key in ipairs(keys) do
+          local c = best[key]
+          if not min[c.line] or c.total < min[c.line] then min[c.line] = c.total end
+        end
+        made = {}
+        local post = b < n and post_of(it) or 0
+        for _, key in ipairs(keys) do
+          local c = best[key]
+          if c.total <= min[c.line] + adj then
+            local node = { pos = b, line = c.line, fitness = c.fitness, total = c.total, prev = c.prev,
+              flagged = flagged, ratio = c.r, badness = c.bad, demerits = c.d, post = post }
             made[#made + 1] = node
-            active[#active + 1] = node
+            na = na + 1
+            active[na] = node
           end
         end
       end
       if forced then
-        if #made == 0 then return nil end
+        if not made then return nil end
         if b == n then ends = made end
         -- after a forced break the paragraph starts afresh from its nodes
         active = made
-      elseif #active == 0 then
+        na = #made
+      elseif na == 0 then
         return nil
       end
     end
@@ -274,49 +291,50 @@ local function choose(ends, looseness)
 end
 
 --- Optimal breaks (Knuth–Plass).  `items`: {type = "box"|"glue"|"penalty", width =,
---- stretch =, shrink =, fill = (glue of infinite stretch), penalty =, flagged =, hyphen =
---- (a hyphenation or emergency point: left out of the first pass), pre =, post =, lazy =};
---- the list ends with a forced break.  `avail_for(line)` is the measure of a line.
---- Passes: without hyphenation at `pretolerance` (when there is hyphenation); with it at
---- `tolerance`; with `emergency_stretch` added to every line's stretch (TeX's emergency
---- pass, when that is more than 0); and a last one in which any line that is not overfull
---- is acceptable (the best the demerits formula can do however loose), and an overfull one
---- is taken only when nothing else is left.
--- @treturn table break indices into `items`, one per line
--- @treturn table {total = demerits, pass = the pass that set it, passes = how many were
---   planned, looseness = achieved}
+--- stretch =, shrink =, fill = (glue of infinite stretch), penalty =, flagged =,
+--- discretionary = (a break inside a word: left out of the first pass), pre =, post =,
+--- lazy = (a function that sets pre and post when first needed)}; the list ends with a
+--- forced break.  `avail_for(line)` is the measure of a line.
+--- Passes: 1, without breaks inside words at `pretolerance` (when the list has such
+--- breaks); 2, with them at `tolerance`; with `emergency_stretch` added to every line's
+--- stretch (TeX's emergency pass, when that is more than 0); and a last one in which any
+--- line that is not overfull is acceptable (the best the demerits formula can do however
+--- loose), an overfull one being taken only when nothing else is left.
+-- @treturn table|nil break indices into `items`, one per line
+-- @treturn table {total = demerits, pass = the pass that set it (1 ...), looseness = achieved}
 function M.optimal(items, avail_for, opts)
   local P = params(opts)
   local S = { prepare(items) }
-  local has_hyph = false
-  for _, it in ipairs(items) do if it.hyphen then has_hyph = true; break end end
+  local has_disc = false
+  for _, it in ipairs(items) do if it.discretionary then has_disc = true; break end end
   local plan = {}
-  if has_hyph and P.pretolerance >= 0 then
-    plan[#plan + 1] = { threshold = P.pretolerance, skip = function(it) return it.hyphen end }
+  if has_disc and P.pretolerance >= 0 then
+    plan[#plan + 1] = { threshold = P.pretolerance, skip = function(it) return it.discretionary end }
   end
   plan[#plan + 1] = { threshold = P.tolerance }
   if P.emergency_stretch > 0 then
     plan[#plan + 1] = { threshold = P.tolerance, background = P.emergency_stretch }
   end
   plan[#plan + 1] = { threshold = math.huge, final = true }
+  local first = plan[1].skip and 1 or 2
   local chosen, achieved, used
   for pi, pl in ipairs(plan) do
     local ends = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
       pl.final, pl.skip)
     if ends then
       chosen, achieved = choose(ends, P.looseness)
-      used = pi
+      used = first + pi - 1
       if achieved == P.looseness then break end
     end
   end
+  if not chosen then return nil end
   local breaks = {}
   local nd = chosen
   while nd and nd.pos > 0 do
     table.insert(breaks, 1, nd.pos)
     nd = nd.prev
   end
-  return breaks, { total = chosen and chosen.total or 0, pass = used, looseness = achieved or 0,
-    passes = #plan }
+  return breaks, { total = chosen.total, pass = used, looseness = achieved }
 end
 
 -- ---- first fit --------------------------------------------------------------------------------
