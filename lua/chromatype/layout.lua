@@ -785,6 +785,114 @@ local function make_lines(p, segs, list, breaks, justify)
   return lines
 end
 
+-- The width segment `seg` has at a line's end (its last piece shaped on its own).
+local function end_width(seg)
+  local last = seg.frags[#seg.frags]
+  if not last then return seg.width end
+  if seg.end_width == nil then
+    local node = { sg = seg }
+    lazy_end(node)
+    seg.end_width = seg.width + node.pre
+  end
+  return seg.end_width
+end
+
+-- Splits `seg` (starting a line's part after a break inside it when `first`) at the last of
+-- its cuts whose first part, as it ends a line, fits `room`; emergency cuts only when
+-- `emergency` and no other fits.  Returns the two parts and the cut, or nil.
+local function split(p, seg, cuts, room, first, emergency)
+  for pass = 1, emergency and 2 or 1 do
+    for i = #cuts, 1, -1 do
+      local c = cuts[i]
+      if (pass == 1) == not c.emergency and c.at >= seg.s and c.at < seg.e then
+        local s1 = part(p, seg, seg.s, c.at, first, true, c.hyphen)
+        if s1.width <= room + 1e-6 then
+          return s1, part(p, seg, c.at + 1, seg.e, true, false), c
+        end
+      end
+    end
+  end
+  return nil
+end
+
+-- First fit over the segments: each line takes segments while they fit at their widths in
+-- the run (the last one as it ends a line); a segment that does not fit is hyphenated at
+-- the last point whose part fits, and one wider than a whole line is broken in an emergency
+-- (chromatype.linebreak.first_fit does the same on a list of boxes and glue).
+local function first_fit_lines(p, segs, avail_for, bp, maxw)
+  local lines = {}
+  local line = { segs = {}, natural = 0 }
+  local function finish(last, cut)
+    local n = #line.segs
+    local tail = line.segs[n]
+    if tail and not cut then
+      line.segs[n] = part(p, tail, tail.s, tail.e, tail.after_cut, true)
+      line.natural = line.natural - tail.width + line.segs[n].width
+    end
+    line.last = last or nil
+    line.penalty = last and -linebreak.INF_PENALTY or (cut and (cut.emergency and linebreak.DEFAULTS.emergency_penalty
+      or linebreak.DEFAULTS.hyphen_penalty) or 0)
+    line.flagged = cut and cut.hyphen or false
+    line.stretch, line.shrink = 0, 0
+    if bp.justify then
+      for k = 1, #line.segs - 1 do
+        local g = line.segs[k].glue
+        if g then
+          line.stretch = line.stretch + g.width * STRETCH
+          line.shrink = line.shrink + g.width * SHRINK
+        end
+      end
+    end
+    lines[#lines + 1] = line
+    line = { segs = {}, natural = 0 }
+  end
+  local i = 1
+  local cur = segs[1]
+  while cur do
+    local n = #line.segs
+    local prev = line.segs[n]
+    local gap = prev and prev.glue and prev.glue.width or 0
+    local avail = avail_for(#lines + 1)
+    local placed = false
+    if n > 0 and line.natural + gap + end_width(cur) > avail + 1e-6 then
+      local room = avail - line.natural - gap
+      -- hyphenation points (a word wider than a line has them whatever the run says)
+      local s1, s2, c = split(p, cur, cut_points(p, cur, maxw, bp.emergency), room, cur.after_cut, false)
+      if s1 then
+        line.segs[n + 1] = s1
+        line.natural = line.natural + gap + s1.width
+        finish(false, c)
+        s2.after_cut = true
+        cur = s2
+        placed = true
+      else
+        finish(false)
+        gap, n = 0, 0
+      end
+    end
+    if not placed and n == 0 and end_width(cur) > avail + 1e-6 then
+      local s1, s2, c = split(p, cur, cut_points(p, cur, maxw, bp.emergency), avail, cur.after_cut,
+        bp.emergency)
+      if s1 then
+        line.segs[1] = s1
+        line.natural = s1.width
+        finish(false, c)
+        s2.after_cut = true
+        cur = s2
+        placed = true
+      end
+    end
+    if not placed then
+      line.segs[#line.segs + 1] = cur
+      line.natural = line.natural + gap + cur.width
+      if cur.hard or i == #segs then finish(true) end
+      i = i + 1
+      cur = segs[i]
+    end
+  end
+  return lines
+end
+
 -- Breaks a paragraph into lines by its breaker: "optimal" (the default for justified text)
 -- or "first-fit"; `avail_for(line)` is a line's measure.  Each line gets its adjustment
 -- ratio, badness, fitness and demerits (the optimal breaker's formula, whichever broke it).
@@ -798,14 +906,15 @@ local function break_lines(p, segs, avail_for, bp)
   P.nominal_stretch = NOMINAL_STRETCH * size
   P.easy_line = 2                               -- only the first line has a measure of its own
   local maxw = math.min(avail_for(1), avail_for(2))
-  local list = break_items(p, segs, maxw, bp, P)
-  local breaks, info
+  local lines, info
   if bp.breaker == "optimal" then
+    local list = break_items(p, segs, maxw, bp, P)
+    local breaks
     breaks, info = linebreak.optimal(list, avail_for, P)
+    lines = make_lines(p, segs, list, breaks, bp.justify)
   else
-    breaks = linebreak.first_fit(list, avail_for)
+    lines = first_fit_lines(p, segs, avail_for, bp, maxw)
   end
-  local lines = make_lines(p, segs, list, breaks, bp.justify)
   -- the lines as set, scored with the optimal breaker's formula
   local total, prev_fit, prev_flag = 0, nil, false
   for i, l in ipairs(lines) do
