@@ -208,7 +208,24 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
         if s > b then w, y, z, f = 0, 0, 0, 0
         else w, y, z, f = W[b] - W[s], Y[b] - Y[s], Z[b] - Z[s], F[b] - F[s] end
         w = w + extra + a.post
-        local r, bad, fit, over = fit_of(avail[a.line + 1], w, y + background, z, f, nominal)
+        -- M.fit, inlined for the common cases (stretching or shrinking glue)
+        local r, bad, fit, over
+        local short = avail[a.line + 1] - w
+        y = y + background
+        if short > 1e-9 and f == 0 and y > 1e-9 then
+          r = short / y
+          bad = 100 * r * r * r
+          fit = bad > 99.5 and 3 or (bad > 12.5 and 2 or 1)
+          over = false
+        elseif short < -1e-9 and z > 1e-9 and -short <= z * (1 + 1e-9) + 1e-9 then
+          r = short / z
+          bad = -100 * r * r * r
+          fit = bad > 12.5 and 0 or 1
+          over = r < -1 - 1e-9
+          if over then bad = M.INF_BAD + 1 end
+        else
+          r, bad, fit, over = fit_of(avail[a.line + 1], w, y, z, f, nominal)
+        end
         local stays, record, artificial = true, false, false
         if over or forced then
           stays = false
