@@ -129,7 +129,7 @@ end
 -- Shaped text from the caches: a word's (cache[font][key][text], weak in the fonts, held as
 -- long as the font) or, for longer texts (a paragraph's run), a bounded table emptied when
 -- full.  Each entry is {advance in font units, glyph count, glyphs (font:shape's list)}.
-local LONG_TEXT, LONG_MAX = 64, 512
+local LONG_TEXT, LONG_MAX = 64, 32
 local long_cache, long_count = setmetatable({}, { __mode = "k" }), 0
 
 local function shaped_with(font, so, key, text)
