@@ -1069,7 +1069,10 @@ local function set_paragraphs(prepared, paras, opts, width)
       looseness = para.looseness or opts.looseness,
       breaker = para.breaker or opts.breaker or (align == "justify" and "optimal" or "first-fit") }
     local lines = break_lines(p, p.segs, function(i) return i == 1 and width - indent or width end, bp)
-    if #lines == 0 then lines = { { segs = {}, natural = 0, last = true } } end
+    if #lines == 0 then
+      lines = { { segs = {}, natural = 0, last = true, stretch = 0, shrink = 0, ratio = 0, badness = 0,
+        fitness = 1, demerits = 0, paragraph_demerits = 0, breaker = bp.breaker } }
+    end
     for i, l in ipairs(lines) do
       l.indent = i == 1 and indent or 0
       l.align = align

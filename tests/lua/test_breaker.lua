@@ -305,6 +305,15 @@ return {
     assert(#lines > 100)
     assert(dt < 3, ("%.1f s"):format(dt))
   end },
+  { "empty paragraphs and lines of one word", function()
+    local lines = layout.paragraphs({ {}, { { text = "" } }, { { text = "abc" } } }, opts { width = 50 })
+    eq(#lines, 3)
+    eq(lines[1].ratio, 0); eq(lines[1].paragraph_demerits, 0)
+    -- a justified line with one word cannot stretch: it stays at the start, r = inf
+    lines = layout.lines("abcdefgh abcdefgh", opts { width = 60 })
+    eq(lines[1].ratio, math.huge)
+    eq(lines[1].x, 0)
+  end },
   { "bad options", function()
     checkerr("field 'breaker': expected optimal or first%-fit, got 'greedy'", layout.lines, "a",
       opts { width = 10, breaker = "greedy" })
