@@ -313,12 +313,12 @@ end
 --- lazy = (a function that sets pre and post when first needed)}; the list ends with a
 --- forced break.  `avail_for(line)` is the measure of a line.
 --- Passes: 1, without breaks inside words at `pretolerance` (when the list has such
---- breaks); 2, with them at `tolerance`; with `emergency_stretch` added to every line's
---- stretch (TeX's emergency pass, when that is more than 0); and a last one in which any
+--- breaks); 2, with them at `tolerance`; 3, with `emergency_stretch` added to every line's
+--- stretch (TeX's emergency pass, when that is more than 0); and 4, the last, in which any
 --- line that is not overfull is acceptable (the best the demerits formula can do however
 --- loose), an overfull one being taken only when nothing else is left.
 -- @treturn table|nil break indices into `items`, one per line
--- @treturn table {total = demerits, pass = the pass that set it (1 ...), looseness = achieved}
+-- @treturn table {total = demerits, pass = the pass that set it (1 to 4), looseness = achieved}
 function M.optimal(items, avail_for, opts)
   local P = params(opts)
   local S = { prepare(items) }
@@ -326,21 +326,20 @@ function M.optimal(items, avail_for, opts)
   for _, it in ipairs(items) do if it.discretionary then has_disc = true; break end end
   local plan = {}
   if has_disc and P.pretolerance >= 0 then
-    plan[#plan + 1] = { threshold = P.pretolerance, skip = function(it) return it.discretionary end }
+    plan[#plan + 1] = { n = 1, threshold = P.pretolerance, skip = function(it) return it.discretionary end }
   end
-  plan[#plan + 1] = { threshold = P.tolerance }
+  plan[#plan + 1] = { n = 2, threshold = P.tolerance }
   if P.emergency_stretch > 0 then
-    plan[#plan + 1] = { threshold = P.tolerance, background = P.emergency_stretch }
+    plan[#plan + 1] = { n = 3, threshold = P.tolerance, background = P.emergency_stretch }
   end
-  plan[#plan + 1] = { threshold = math.huge, final = true }
-  local first = plan[1].skip and 1 or 2
+  plan[#plan + 1] = { n = 4, threshold = math.huge, final = true }
   local chosen, achieved, used
-  for pi, pl in ipairs(plan) do
+  for _, pl in ipairs(plan) do
     local ends = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
       pl.final, pl.skip)
     if ends then
       chosen, achieved = choose(ends, P.looseness)
-      used = first + pi - 1
+      used = pl.n
       if achieved == P.looseness then break end
     end
   end

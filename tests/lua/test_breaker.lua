@@ -219,7 +219,11 @@ return {
     eq(easy[1].pass, 1)
     for _, l in ipairs(easy) do assert(not l.hyphenated) end
     local hard = layout.lines(TEXT, opts { width = 170, hyphenate = true, language = "en-US" })
-    assert(hard[1].pass > 1)
+    eq(hard[1].pass, 4, "not within the tolerance: the last pass")
+    local em = layout.lines(TEXT, opts { width = 170, hyphenate = true, language = "en-US", emergency_stretch = 20 })
+    eq(em[1].pass, 3, "TeX's emergency pass, with emergency_stretch")
+    local mid = layout.lines(TEXT, opts { width = 240, hyphenate = true, language = "en-US" })
+    eq(mid[1].pass, 2, "with hyphenation at the tolerance")
     local any = false
     for _, l in ipairs(hard) do if l.hyphenated then any = true; assert(l.text:find("%-$")) end end
     assert(any, "hyphenated somewhere")
