@@ -187,6 +187,9 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
   local fit_of, demerits = M.fit, M.demerits
   local avail = setmetatable({}, { __index = function(t, l) local v = avail_for(l); t[l] = v; return v end })
   local n = #items
+  -- the best way to each (line, fitness) at the breakpoint being looked at: records reused
+  -- from one breakpoint to the next, found by key = line * 4 + fitness
+  local slot, recs, nrec, mins = {}, {}, 0, {}
   local active = { { pos = 0, line = 0, fitness = 1, total = 0, flagged = false, post = 0 } }
   local na = 1
   local ends = nil
@@ -198,7 +201,6 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
       local pen = is_pen and (it.penalty or 0) or 0
       local flagged = is_pen and it.flagged or false
       local extra = (is_pen and (it.width or 0) or 0) + pre_of(it)
-      local best = nil          -- best[line * 4 + fitness] = {total =, prev =, ...}
       local any = false
       local kept = 0
       for ai = 1, na do
@@ -240,11 +242,15 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
           local line = a.line + 1
           if line > easy then line = easy end
           local key = line * 4 + fit
-          best = best or {}
-          local cur = best[key]
+          local cur = slot[key]
           local total = a.total + d
           if not cur then
-            best[key] = { total = total, prev = a, r = r, bad = bad, d = d, line = line, fitness = fit }
+            nrec = nrec + 1
+            cur = recs[nrec]
+            if not cur then cur = {}; recs[nrec] = cur end
+            cur.total, cur.prev, cur.r, cur.bad, cur.d = total, a, r, bad, d
+            cur.line, cur.fitness, cur.key = line, fit, key
+            slot[key] = cur
           elseif total < cur.total then
             cur.total, cur.prev, cur.r, cur.bad, cur.d = total, a, r, bad, d
           end
@@ -254,36 +260,37 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
       end
       for i = kept + 1, na do active[i] = nil end
       na = kept
-      local made = nil
-      if best then
+      local first_new = na + 1
+      if nrec > 0 then
         -- new active nodes: per line count, the classes within adj_demerits of its best
-        local keys = {}
-        for key in pairs(best) do keys[#keys + 1] = key end
-        table.sort(keys)
-        local min = {}
-        for _, key in ipairs(keys) do
-          local c = best[key]
-          if not min[c.line] or c.total < min[c.line] then min[c.line] = c.total end
+        for i = 1, nrec do
+          local c = recs[i]
+          local m = mins[c.line]
+          if not m or c.total < m then mins[c.line] = c.total end
         end
-        made = {}
         local post = b < n and post_of(it) or 0
-        for _, key in ipairs(keys) do
-          local c = best[key]
-          if c.total <= min[c.line] + adj then
-            local node = { pos = b, line = c.line, fitness = c.fitness, total = c.total, prev = c.prev,
-              flagged = flagged, ratio = c.r, badness = c.bad, demerits = c.d, post = post }
-            made[#made + 1] = node
+        for i = 1, nrec do
+          local c = recs[i]
+          if c.total <= mins[c.line] + adj then
             na = na + 1
-            active[na] = node
+            active[na] = { pos = b, line = c.line, fitness = c.fitness, total = c.total, prev = c.prev,
+              flagged = flagged, ratio = c.r, badness = c.bad, demerits = c.d, post = post }
           end
         end
+        for i = 1, nrec do
+          local c = recs[i]
+          slot[c.key], mins[c.line], c.prev = nil, nil, nil
+        end
+        nrec = 0
       end
       if forced then
-        if not made then return nil end
-        if b == n then ends = made end
-        -- after a forced break the paragraph starts afresh from its nodes
-        active = made
-        na = #made
+        if na < first_new then return nil end
+        -- after a forced break the paragraph starts afresh from its nodes (every older node
+        -- was deactivated by it)
+        if b == n then
+          ends = {}
+          for i = first_new, na do ends[#ends + 1] = active[i] end
+        end
       elseif na == 0 then
         return nil
       end
