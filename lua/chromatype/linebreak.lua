@@ -3,15 +3,17 @@
 -- 1981): a list of boxes (text of fixed width), glue (space with a natural width, a
 -- stretch and a shrink) and penalties (places to break at a cost: hyphens, forced breaks).
 -- Two breakers share that list and one scoring: `optimal`, the total-fit algorithm with
--- active nodes, fitness classes, flagged (hyphen) demerits, looseness and an emergency
--- pass; and `first_fit`, which fills each line in turn.  chromatype.layout builds the list
--- from shaped text and makes lines from the breaks; docs/documents.md describes the options.
+-- active nodes, fitness classes, flagged (hyphen) demerits, looseness and emergency
+-- passes; and `first_fit`, which fills each line in turn.  chromatype.layout builds the list
+-- from shaped text and makes lines from the optimal breaks (its own first fit works on the
+-- words directly, with the same rules, so that only the word at a line's end is measured
+-- again); docs/documents.md describes the options.
 -- @module chromatype.linebreak
 
 local M = {}
 
 M.INF_PENALTY = 10000       -- a penalty this high forbids the break, -INF_PENALTY forces it
-M.INF_BAD = 10000           -- badness of a line that cannot stretch or shrink enough
+M.INF_BAD = 10000           -- TeX's "infinitely bad"; an overfull line is rated INF_BAD + 1
 
 --- The parameters and their defaults (TeX's plain values, lengths in points).
 M.DEFAULTS = {
