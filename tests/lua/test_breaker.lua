@@ -168,6 +168,20 @@ return {
     eq(lines[#lines].ratio, 0, "the last line")
     assert(stretched > 0)
   end },
+  { "justified right-to-left paragraphs fill the measure too", function()
+    local dejavu = ct.open_font("DejaVu Sans")
+    if not dejavu then return end
+    local he = ("שלום עולם זהו טקסט בעברית שנועד לבדוק יישור לשני הצדדים עם שבירת שורות "):rep(3)
+    local lines = layout.lines(he, { font = dejavu, size = 10, width = 200, align = "justify" })
+    assert(#lines > 2)
+    for i = 1, #lines - 1 do
+      local lo, hi = math.huge, -math.huge
+      for _, it in ipairs(lines[i].items) do lo = math.min(lo, it.x); hi = math.max(hi, it.x + it.width) end
+      near(lo, 0, "left edge of line " .. i, 1e-6)
+      near(hi, 200, "right edge of line " .. i, 1e-6)
+    end
+    eq(lines[1].rtl, true)
+  end },
   { "a justified line that needs its shrink", function()
     -- three words of 25 and two spaces of 2.5: 80, shrink 1.67; on 78.5 ratio -0.9
     local lines = layout.lines("abcde abcde abcde abcde abcde abcde", opts { width = 78.5 })
