@@ -361,6 +361,10 @@ void ct_shaped_fini(ct_shaped_t *shaped);
    Both arrays are malloc'ed for the caller to free; `mandatory` may be NULL. */
 ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
                            unsigned char **mandatory, unsigned *count, ct_error_t *err);
+/* Grapheme cluster boundaries by UAX #29 (ICU): byte offsets where a user-perceived
+   character ends, ascending (the text's end included); `out` is malloc'ed for the caller. */
+ct_status_t ct_grapheme_breaks(const char *utf8, size_t len, size_t **out, unsigned *count,
+                               ct_error_t *err);
 
 /* The bidirectional algorithm (FriBidi) over one line: its level runs in visual order, as
    byte ranges [start, end) of the text; an odd level runs right to left.  `base` CT_DIR_AUTO
@@ -452,6 +456,13 @@ ct_status_t ct_canvas_draw_text(ct_canvas_t *canvas, ct_font_t *font, const char
 ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *canvas, ct_font_t *font, const ct_shaped_t *run,
                                   const ct_text_style_t *style, double x, double y,
                                   ct_error_t *err);
+/* Draws glyphs shaped elsewhere (a line breaker shaping a paragraph as a whole) as the text
+   `utf8`: like ct_canvas_draw_text, with the text kept for the PDF's text layer, but the
+   glyphs and positions are `run`'s (font units; clusters are byte offsets into `utf8`, each
+   less than `len`: CT_ERR_INVALID_ARG otherwise). */
+ct_status_t ct_canvas_draw_shaped(ct_canvas_t *canvas, ct_font_t *font, const char *utf8, size_t len,
+                                  const ct_shaped_t *run, const ct_text_style_t *style, double x,
+                                  double y, ct_error_t *err);
 /* Draws a paint tree in font units (y up) scaled to `style->size` at (x, y).  The canvas
    keeps a reference to the tree (trees are immutable once shared) until it is destroyed. */
 ct_status_t ct_canvas_draw_paint(ct_canvas_t *canvas, ct_font_t *font, ct_paint_t *paint,

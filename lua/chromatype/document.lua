@@ -24,6 +24,9 @@ local STYLE_KEYS = { "font", "size", "leading", "color", "palette", "overrides",
   "features", "language", "direction", "hyphenate", "indent", "format", "space_before", "space_after",
   "variations", "animate", "weight", "font_width", "slant", "italic", "optical_size" }
 local FIT_KEYS = { "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
+-- Line breaking (chromatype.linebreak): style keys that act on whole paragraphs, like align.
+local BREAK_KEYS = { "breaker", "looseness", "tolerance" }
+for _, k in ipairs(BREAK_KEYS) do STYLE_KEYS[#STYLE_KEYS + 1] = k end
 local MAX_OVERFLOW_PAGES = 1000
 
 local function set_of(...)
@@ -275,6 +278,28 @@ function Document:font_value(obj, v)
   return #chain == 1 and chain[1] or chain
 end
 
+-- Checks the line-breaking fields of a style (`breaker`, `looseness`, `tolerance`), converting
+-- the numbers of XML strings.
+function Document:check_break(obj, s)
+  if s.breaker ~= nil and s.breaker ~= "optimal" and s.breaker ~= "first-fit" then
+    fail(obj, ("breaker: expected optimal, first-fit, got '%s'"):format(tostring(s.breaker)))
+  end
+  if s.looseness ~= nil then
+    local v = math.tointeger(tonumber(s.looseness))
+    if not v or v < -100 or v > 100 then
+      fail(obj, ("looseness: expected an integer from -100 to 100, got '%s'"):format(tostring(s.looseness)))
+    end
+    s.looseness = v
+  end
+  if s.tolerance ~= nil then
+    local v = tonumber(s.tolerance)
+    if not v or not (v >= 0 and v <= 10000) then
+      fail(obj, ("tolerance: expected a number from 0 to 10000, got '%s'"):format(tostring(s.tolerance)))
+    end
+    s.tolerance = v
+  end
+end
+
 -- Checks style fields and converts them (lengths to points, fonts to Fonts).  `obj` is
 -- where errors point.
 function Document:style_fields(obj, t, allow_position)
@@ -339,6 +364,7 @@ function Document:style_fields(obj, t, allow_position)
       fail(obj, ("align: expected start, end, left, right, center, justify, got '%s'"):format(tostring(s.align)))
     end
   end
+  self:check_break(obj, s)
   if s.direction ~= nil and s.direction ~= "ltr" and s.direction ~= "rtl" and s.direction ~= "auto" then
     fail(obj, ("direction: expected ltr, rtl, auto, got '%s'"):format(tostring(s.direction)))
   end
@@ -885,6 +911,7 @@ function Document:layout_paras(fr)
     ps = merge(ps, self:at(p.fields))
     local para = { align = ps.align, first_line_indent = ps.indent, space_before = ps.space_before,
       space_after = ps.space_after }
+    for _, k in ipairs(BREAK_KEYS) do para[k] = ps[k] end
     for _, r in ipairs(p.runs) do
       local s = ps
       for _, l in ipairs(r.layers) do
@@ -1365,6 +1392,7 @@ M.Document, M.Page, M.Frame = Document, Page, Frame
 local STYLE_ATTRS = { "font", "size", "leading", "color", "palette", "overrides", "align", "tracking", "features",
   "lang", "dir", "hyphenate", "space-before", "space-after", "variations", "weight", "font-width", "slant",
   "italic", "optical-size" }
+for _, k in ipairs(BREAK_KEYS) do STYLE_ATTRS[#STYLE_ATTRS + 1] = k end
 
 local function list(...)
   local s = {}
@@ -1487,6 +1515,7 @@ function Reader:style_fields(node)
     s.font_width = a.width
   end
   if a.italic then s.italic = self:yesno(node, "italic") end
+  for _, k in ipairs(BREAK_KEYS) do s[k] = a[k] end
   s.animate = self:animations(node)
   if a.palette then s.palette = math.tointeger(tonumber(a.palette)) or a.palette end
   s.hyphenate = self:yesno(node, "hyphenate")

@@ -342,6 +342,12 @@ end
 
 local RUN_COPY = { "palette", "overrides", "color", "format", "features", "language", "tracking", "size" }
 
+-- The shaping key of a run: when it changes, the glyphs are made again.
+local function shape_key(run)
+  return table.concat({ tostring(run.text), tostring(run.font), tostring(run.size), run.features or "",
+    run.script or "", run.language or "", run.direction or "", tostring(run.tracking or 0) }, "\0")
+end
+
 --- Builds the element tree of typeset sheets (see chromatype.document): a Document with
 --- Pages, Frames, Paragraphs and Runs (glyphs and layers come when a filter asks for them).
 --- `first` is the number of the first sheet (for a document typeset page by page).
@@ -374,6 +380,8 @@ function M.build(doc, sheets, first)
           for _, k in ipairs(RUN_COPY) do run[k] = r[k] end
           if it.features then run.features = it.features end
           run.size = run.size or 12
+          -- the glyphs layout shaped with the paragraph, while nothing that shapes changes
+          if it.glyphs then run.layout_glyphs, run.layout_key = it.glyphs, shape_key(run) end
           l.runs[#l.runs + 1] = run
           para.runs[#para.runs + 1] = run
         end
@@ -384,12 +392,6 @@ function M.build(doc, sheets, first)
     d.pages[#d.pages + 1] = page
   end
   return d
-end
-
--- The shaping key of a run: when it changes, the glyphs are made again.
-local function shape_key(run)
-  return table.concat({ tostring(run.text), tostring(run.font), tostring(run.size), run.features or "",
-    run.script or "", run.language or "", run.direction or "", tostring(run.tracking or 0) }, "\0")
 end
 
 local tree_copy
@@ -409,8 +411,14 @@ M.copy = tree_copy
 function M.glyphs_of(run)
   local font = run.font
   local so = { features = run.features, script = run.script, language = run.language, direction = run.direction }
-  local shaped = font:shape(run.text, so)
+  local shaped
+  local tracking = run.tracking or 0
   local scale = run.size / upem(font)
+  if run.layout_glyphs and run.layout_key == shape_key(run) then
+    shaped = run.layout_glyphs
+  else
+    shaped = font:shape(run.text, so)
+  end
   local starts = {}
   for _, g in ipairs(shaped) do starts[g.cluster] = true end
   local sorted = {}
@@ -418,7 +426,6 @@ function M.glyphs_of(run)
   table.sort(sorted)
   local ends = {}
   for i, c in ipairs(sorted) do ends[c] = sorted[i + 1] or #run.text + 1 end
-  local tracking = run.tracking or 0
   local out, x = {}, run.x
   for i, g in ipairs(shaped) do
     out[i] = { kind = "Glyph", gid = g.gid, cluster = g.cluster, text = run.text:sub(g.cluster, ends[g.cluster] - 1),
@@ -857,7 +864,8 @@ local function draw_run(canvas, run, layout)
   if not run.glyphs then
     -- untouched by glyph filters: draw the run as layout does
     local line = { y = run.y, items = { { text = run.text, run = run, font = run.font, script = run.script,
-      direction = run.direction, x = run.x } } }
+      direction = run.direction, x = run.x,
+      glyphs = run.layout_key == shape_key(run) and run.layout_glyphs or nil } } }
     layout.draw_lines(canvas, { line })
     return
   end

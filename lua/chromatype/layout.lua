@@ -14,6 +14,7 @@
 local ct = require "chromatype"
 local variable = require "chromatype.variable"
 local motion = require "chromatype.motion"
+local linebreak = require "chromatype.linebreak"
 
 local M = {}
 
@@ -29,6 +30,11 @@ local RUN_KEYS = { "font", "size", "leading", "tracking", "hyphenate", "script",
 local OPT_KEYS = { "width", "height", "x", "y", "align", "valign", "first_line_indent",
   "fit", "fit_to", "fit_tracking", "fit_width", "fit_features", "fit_size" }
 local PARA_KEYS = { "align", "first_line_indent", "continued", "space_before", "space_after" }
+-- Line breaking (chromatype.linebreak): options of a frame and of a paragraph.
+local BREAK_KEYS = { "breaker", "looseness", "tolerance" }
+for _, k in ipairs(BREAK_KEYS) do OPT_KEYS[#OPT_KEYS + 1] = k; PARA_KEYS[#PARA_KEYS + 1] = k end
+OPT_KEYS[#OPT_KEYS + 1] = "emergency_stretch"
+local BREAKERS = { optimal = true, ["first-fit"] = true }
 
 local ALIGN = { left = true, right = true, center = true, justify = true, start = true, ["end"] = true }
 local ALIGN_NAMES = "start, end, left, right, center or justify"
@@ -124,21 +130,41 @@ local function shape_opts(run)
   return o, table.concat({ run.features or "", run.script or "", run.language or "", run.direction or "" }, "\0")
 end
 
-local function shaped(run, text)
-  local font = run.font
-  local per = cache[font]
-  if not per then per = {}; cache[font] = per end
-  local so, key = shape_opts(run)
-  local words = per[key]
-  if not words then words = {}; per[key] = words end
+-- Shaped text from the caches: a word's (cache[font][key][text], weak in the fonts, held as
+-- long as the font) or, for longer texts (a paragraph's run), a bounded table emptied when
+-- full.  Each entry is {advance in font units, glyph count, glyphs (font:shape's list)}.
+local LONG_TEXT, LONG_MAX = 64, 32
+local long_cache, long_count = setmetatable({}, { __mode = "k" }), 0
+
+local function shaped_with(font, so, key, text)
+  local words
+  if #text <= LONG_TEXT then
+    local per = cache[font]
+    if not per then per = {}; cache[font] = per end
+    words = per[key]
+    if not words then words = {}; per[key] = words end
+  else
+    if long_count >= LONG_MAX then long_cache, long_count = setmetatable({}, { __mode = "k" }), 0 end
+    local per = long_cache[font]
+    if not per then per = {}; long_cache[font] = per end
+    words = per[key]
+    if not words then words = {}; per[key] = words end
+    if not words[text] then long_count = long_count + 1 end
+  end
   local w = words[text]
   if not w then
     local adv, n = 0, 0
-    for _, g in ipairs(font:shape(text, so)) do adv = adv + g.x_advance; n = n + 1 end
-    w = { adv, n }
+    local glyphs = font:shape(text, so)
+    for _, g in ipairs(glyphs) do adv = adv + g.x_advance; n = n + 1 end
+    w = { adv, n, glyphs }
     words[text] = w
   end
   return w
+end
+
+local function shaped(run, text)
+  local so, key = shape_opts(run)
+  return shaped_with(run.font, so, key, text)
 end
 
 local function tracked(run)
@@ -336,22 +362,172 @@ local function itemize(text, styled, para_dir, warned)
   return items
 end
 
+-- ---- shaping a paragraph ------------------------------------------------------------------
+-- A paragraph is shaped as a whole, run by run: consecutive items whose font, features,
+-- script, language and direction agree shape together (their colors and palettes may differ,
+-- and their sizes too in a font without an `opsz` axis: shaping works in font units), so
+-- kerning and contextual forms see across words, spaces and spans.  Widths come from these
+-- glyphs; only the text at a line's ends is shaped again (a hyphen, the last word, the part of
+-- a word after a break inside it).
+
+local opsz_cache = setmetatable({}, { __mode = "k" })
+local function has_opsz(font)
+  local v = opsz_cache[font]
+  if v == nil then
+    v = false
+    local ok, axes = pcall(function() return font:axes() end)
+    if ok and axes then
+      for _, a in ipairs(axes) do if a.tag == "opsz" then v = true end end
+    end
+    opsz_cache[font] = v
+  end
+  return v
+end
+
+local function same_shaping(a, b)
+  local x, y = a.shape, b.shape
+  return a.font == b.font and x.features == y.features and x.script == y.script
+    and x.language == y.language and x.direction == y.direction
+    and (x.size == y.size or not has_opsz(a.font))
+end
+
+-- Points per font unit and tracking (points after each glyph) of an item.
+local function item_scale(it)
+  local sh = it.shape
+  return sh.size / font_metrics(it.font).upem, tracked(sh) and sh.tracking or 0
+end
+
+-- Groups the items into shaping runs {s =, e =, items =, font =} and shapes each: `cum[k]`
+-- is the advance (points) of the run's clusters that start before its byte k (1-based in
+-- the run), so the width of a cluster-aligned range is a difference of two entries.
+local function shape_runs(p)
+  local runs = {}
+  for k, it in ipairs(p.items) do
+    local r = runs[#runs]
+    if r and same_shaping(r.items[1], it) and r.e + 1 == it.s then
+      r.e = it.e
+      r.items[#r.items + 1] = it
+    else
+      r = { s = it.s, e = it.e, items = { it }, font = it.font }
+      runs[#runs + 1] = r
+    end
+    it.srun, it.index = r, k
+  end
+  for _, r in ipairs(runs) do
+    local text = p.text:sub(r.s, r.e)
+    for _, it in ipairs(r.items) do it.so, it.key = shape_opts(it.shape) end
+    local first = r.items[1]
+    local glyphs = shaped_with(r.font, first.so, first.key, text)[3]
+    local n = #text
+    local adv = {}
+    local sc, tr = item_scale(first)
+    local its, ki = r.items, 1
+    for _, g in ipairs(glyphs) do
+      local c = g.cluster
+      if #its > 1 then
+        -- the item of the cluster (clusters run backwards in right-to-left text)
+        local pos = r.s + c - 1
+        while its[ki + 1] and its[ki + 1].s <= pos do ki = ki + 1 end
+        while ki > 1 and its[ki].s > pos do ki = ki - 1 end
+        sc, tr = item_scale(its[ki])
+      end
+      adv[c] = (adv[c] or 0) + g.x_advance * sc + tr
+    end
+    local cum = { 0 }
+    for k = 1, n do cum[k + 1] = cum[k] + (adv[k] or 0) end
+    r.glyphs, r.cum, r.text = glyphs, cum, text
+  end
+  return runs
+end
+
+-- The width of text[a..b] inside one shaping run as shaped in the run.
+local function run_width(r, a, b)
+  return r.cum[b - r.s + 2] - r.cum[a - r.s + 1]
+end
+
+-- The glyphs of a piece as the paragraph's shaping made them, for drawing: {gid =, cluster =
+-- (1-based in the piece's text), x_advance =, y_advance =, x_offset =, y_offset =} in font
+-- units (tracking not included), in visual order; nil when they are the glyphs of the
+-- piece's text shaped alone (most words: canvas:text shapes them again faster than it reads
+-- glyph tables).
+local function piece_glyphs(pc)
+  local it = pc.item
+  if pc.alone then return nil end
+  local r = it.srun
+  if not r.gfirst then
+    -- the first and last glyph of each cluster (a cluster's glyphs are consecutive)
+    local gfirst, glast = {}, {}
+    for i, g in ipairs(r.glyphs) do
+      local c = g.cluster
+      if not gfirst[c] then gfirst[c] = i end
+      glast[c] = i
+    end
+    r.gfirst, r.glast = gfirst, glast
+  end
+  local k0, k1 = pc.s - r.s + 1, pc.e - r.s + 1
+  local lo, hi = k0, k1
+  while lo <= k1 and not r.gfirst[lo] do lo = lo + 1 end
+  while hi >= lo and not r.gfirst[hi] do hi = hi - 1 end
+  if lo > hi then return nil end
+  local i0, i1
+  if it.rtl then i0, i1 = r.gfirst[hi], r.glast[lo] else i0, i1 = r.gfirst[lo], r.glast[hi] end
+  local base = k0 - 1
+  local glyphs = r.glyphs
+  local own = shaped_with(it.font, it.so, it.key, pc.text)[3]
+  if #own == i1 - i0 + 1 then
+    local same = true
+    for j = 0, i1 - i0 do
+      local g, h = glyphs[i0 + j], own[j + 1]
+      if g.gid ~= h.gid or g.x_advance ~= h.x_advance or g.x_offset ~= h.x_offset
+          or g.y_offset ~= h.y_offset or g.cluster - base ~= h.cluster then
+        same = false
+        break
+      end
+    end
+    if same then return nil end
+  end
+  local out = {}
+  for i = i0, i1 do
+    local g = glyphs[i]
+    out[#out + 1] = { gid = g.gid, cluster = g.cluster - base, x_advance = g.x_advance,
+      y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
+  end
+  return out
+end
+
 -- ---- segments: the text between two break opportunities ----------------------------------
 
 local HARD = { [0x0A] = true, [0x0D] = true, [0x2028] = true, [0x2029] = true, [0x85] = true,
   [0x0B] = true, [0x0C] = true }
 
--- Pieces of items over text[a..b]: {s =, e =, item =, text =, width =}.
-local function pieces(text, items, a, b, from)
+-- The width of a piece shaped on its own (with a hyphen after it when `hyphen`).
+local function alone(pc, hyphen)
+  local it = pc.item
+  local t = hyphen and pc.text .. "-" or pc.text
+  local w = shaped_with(it.font, it.so, it.key, t)
+  local sc, tr = item_scale(it)
+  pc.text, pc.alone, pc.hyphen = t, w[3], hyphen or nil
+  pc.width = w[1] * sc + tr * w[2]
+  return pc
+end
+
+-- Pieces of items over text[a..b]: {s =, e =, item =, text =, width =}, measured in their
+-- run; `edge` reshapes the first piece (edge.first: after a break inside a word) and the last
+-- (edge.last: at a line's end, with a hyphen when edge.hyphen) on their own.
+local function pieces(p, a, b, from, edge)
+  local text, items = p.text, p.items
   local out = {}
-  local k = from
+  local k = from or 1
   while items[k] and items[k].e < a do k = k + 1 end
   while items[k] and items[k].s <= b do
     local it = items[k]
     local s, e = math.max(a, it.s), math.min(b, it.e)
-    local t = text:sub(s, e)
-    out[#out + 1] = { s = s, e = e, item = it, text = t, width = M.measure(it.shape, t) }
+    out[#out + 1] = { s = s, e = e, item = it, text = text:sub(s, e), width = run_width(it.srun, s, e) }
     k = k + 1
+  end
+  if edge and #out > 0 then
+    if edge.first then alone(out[1], #out == 1 and edge.last and edge.hyphen) end
+    if edge.last and not (edge.first and #out == 1) then alone(out[#out], edge.hyphen) end
   end
   return out
 end
@@ -363,7 +539,7 @@ local function sum_width(list)
 end
 
 -- Splits a paragraph into segments {frags =, width =, glue = {pieces, width} | nil, hard =,
--- s =, e =} at its break opportunities.
+-- s =, e =, k = (its first item)} at its break opportunities.
 local function segments(p)
   local text, items = p.text, p.items
   local ends, mandatory = ct.line_breaks(text, p.language)
@@ -385,13 +561,13 @@ local function segments(p)
       if ch == 0x20 or ch == 0x09 then wend = wend - 1 else break end
     end
     while items[k] and items[k].e < a do k = k + 1 end
-    local seg = { s = a, e = wend, frags = {}, width = 0, hard = hard }
+    local seg = { s = a, e = wend, frags = {}, width = 0, hard = hard, k = k }
     if wend >= a then
-      seg.frags = pieces(text, items, a, wend, k)
+      seg.frags = pieces(p, a, wend, k)
       seg.width = sum_width(seg.frags)
     end
     if gend > wend then
-      local g = pieces(text, items, wend + 1, gend, k)
+      local g = pieces(p, wend + 1, gend, k)
       seg.glue = { pieces = g, width = sum_width(g), s = wend + 1, e = gend }
     end
     if #seg.frags > 0 or seg.glue or hard then segs[#segs + 1] = seg end
@@ -400,7 +576,7 @@ local function segments(p)
   return segs
 end
 
--- ---- hyphenation -------------------------------------------------------------------------------
+-- ---- break points inside words ------------------------------------------------------------------
 
 local hyph_cache = {}
 
@@ -414,85 +590,348 @@ local function hyphen_points(word, lang)
   return v or nil
 end
 
--- Tries to split segment `seg` so that its first part plus a hyphen fits in `room` points.
--- Returns the two segments, or nil.
-local function hyphenate(p, seg, room)
-  if #seg.frags == 0 or room <= 0 then return nil end
+-- The segment's width in its run from its start to byte `b`.
+local function width_to(p, seg, b)
+  local w = 0
+  local k = seg.k
+  local items = p.items
+  while items[k] and items[k].s <= b do
+    local it = items[k]
+    local s, e = math.max(seg.s, it.s), math.min(b, it.e)
+    if e >= s then w = w + run_width(it.srun, s, e) end
+    k = k + 1
+  end
+  return w
+end
+
+-- The hyphenation points of a segment's text (byte offsets of the last byte before each),
+-- for a word of letters (five or more) with any punctuation around it kept whole.
+local word_cache = {}
+local NONE = {}
+local function word_points(text, lang)
+  local per = word_cache[lang or ""]
+  if not per then per = {}; word_cache[lang or ""] = per end
+  local v = per[text]
+  if v then return v end
+  v = NONE
+  local lead, body = text:match("^(%p*)(.-)%p*$")
+  if not body:find("[%s%d%p]") and (utf8.len(body) or 0) >= 5 then
+    local pts = hyphen_points(body, lang)
+    if pts and #pts > 0 then
+      v = {}
+      for _, pt in ipairs(pts) do
+        local off = #lead + pt
+        if off >= 1 and off < #text then v[#v + 1] = off end
+      end
+    end
+  end
+  per[text] = v
+  return v
+end
+
+-- The places inside segment `seg` where a line may end: {at = last byte before the break,
+-- hyphen = (a hyphen is added), emergency = (no hyphenation point)}, ascending.  Hyphenation
+-- points when the run hyphenates (words of letters, five or more); in a word wider than
+-- `maxw` (when `emergency`), the hyphenation points whatever the run says, and every grapheme
+-- boundary unless those points alone cut the word into parts that fit.
+local function cut_points(p, seg, maxw, emergency)
+  if #seg.frags == 0 then return NONE end
   local first = seg.frags[1].item.style
-  if not first.hyphenate then return nil end
-  -- a word of letters, with any punctuation around it kept whole
-  local lead, body = p.text:sub(seg.s, seg.e):match("^(%p*)(.-)%p*$")
-  if body:find("[%s%d%p]") or (utf8.len(body) or 0) < 5 then return nil end
-  local pts = hyphen_points(body, first.language)
-  if not pts then return nil end
-  for i = #pts, 1, -1 do
-    local cut = seg.s + #lead + pts[i] - 1            -- last byte of the first part
-    local left = pieces(p.text, p.items, seg.s, cut, 1)
-    local last = left[#left]
-    last.text = last.text .. "-"
-    last.hyphen = true
-    last.width = M.measure(last.item.shape, last.text)
-    local w = sum_width(left)
-    if w <= room + 1e-6 then
-      local right = pieces(p.text, p.items, cut + 1, seg.e, 1)
-      local s1 = { s = seg.s, e = cut, frags = left, width = w, hyphenated = true }
-      local s2 = { s = cut + 1, e = seg.e, frags = right, width = sum_width(right), glue = seg.glue,
-        hard = seg.hard }
-      return s1, s2
+  local long = emergency and seg.width > maxw + 1e-6
+  if not (first.hyphenate or long) then return NONE end
+  local cuts, at = {}, {}
+  for _, off in ipairs(word_points(p.text:sub(seg.s, seg.e), first.language)) do
+    local c = seg.s + off - 1
+    cuts[#cuts + 1] = { at = c, hyphen = true }
+    at[c] = true
+  end
+  if long then
+    -- the hyphenation points are enough when every part between them fits the measure
+    local hyph = M.measure(seg.frags[#seg.frags].item.shape, "-")
+    local prev, fits = 0, true
+    for i = 1, #cuts + 1 do
+      local upto = cuts[i] and width_to(p, seg, cuts[i].at) + hyph or seg.width
+      if upto - prev > maxw + 1e-6 then fits = false; break end
+      prev = upto - (cuts[i] and hyph or 0)
+    end
+    if fits then long = false end
+  end
+  if long then
+    -- between two graphemes of a word: not beside a space
+    local word = p.text:sub(seg.s, seg.e)
+    for _, g in ipairs(ct.grapheme_breaks(word)) do
+      local c = seg.s + g - 1
+      if c < seg.e and not at[c] and not word:sub(g, g + 1):find("%s") then
+        cuts[#cuts + 1] = { at = c, emergency = true }
+      end
+    end
+    table.sort(cuts, function(x, y) return x.at < y.at end)
+  end
+  return cuts
+end
+
+-- ---- the line breakers ---------------------------------------------------------------------------
+
+-- The item holding byte `b` of a segment.
+local function item_at(p, seg, b)
+  local k = seg.k
+  while p.items[k + 1] and p.items[k + 1].s <= b do k = k + 1 end
+  return p.items[k]
+end
+
+-- Width changes at a break, computed when the breaker first looks at it: `pre`, the line's
+-- last piece shaped on its own (with its hyphen) less its width in the run; `post`, the same
+-- for the first piece after a break inside a word.
+local function lazy_cut(node)
+  local p, seg, c = node.p, node.sg, node.cut
+  local it = item_at(p, seg, c.at)
+  local s = math.max(seg.s, it.s)
+  local pc = alone({ s = s, e = c.at, item = it, text = p.text:sub(s, c.at) }, c.hyphen)
+  node.pre = pc.width - run_width(it.srun, s, c.at)
+  local it2 = item_at(p, seg, c.at + 1)
+  local e = math.min(seg.e, it2.e)
+  local pc2 = alone({ s = c.at + 1, e = e, item = it2, text = p.text:sub(c.at + 1, e) })
+  node.post = pc2.width - run_width(it2.srun, c.at + 1, e)
+end
+
+local function lazy_end(node)
+  local seg = node.sg
+  local last = seg.frags[#seg.frags]
+  if not last then node.pre = 0; return end
+  local it = last.item
+  local w = shaped_with(it.font, it.so, it.key, last.text)
+  local sc, tr = item_scale(it)
+  node.pre = w[1] * sc + tr * w[2] - last.width
+end
+
+local STRETCH, SHRINK = 1 / 2, 1 / 3          -- of an interword space, as in TeX's fonts
+local RAGGED_STRETCH = 2                       -- em: ragged lines stretch on one side only
+local NOMINAL_STRETCH = 1 / 8                  -- em: a line without spaces is rated as if it had one
+
+-- The paragraph as boxes, glue and penalties (chromatype.linebreak), each break carrying
+-- where it is: {seg =, cut =}.
+local function break_items(p, segs, maxw, bp, P)
+  local justify = bp.justify
+  local list = {}
+  local function add(t) list[#list + 1] = t; return t end
+  for i, seg in ipairs(segs) do
+    local done = 0
+    for _, c in ipairs(cut_points(p, seg, maxw, bp.emergency)) do
+      local w = width_to(p, seg, c.at)
+      add { type = "box", width = w - done }
+      add { type = "penalty", width = 0, flagged = c.hyphen or false, discretionary = true,
+        emergency = c.emergency, penalty = c.emergency and P.emergency_penalty or P.hyphen_penalty,
+        seg = i, cut = c, p = p, sg = seg, lazy = lazy_cut }
+      done = w
+    end
+    add { type = "box", width = seg.width - done }
+    if seg.hard or i == #segs then
+      add { type = "penalty", penalty = linebreak.INF_PENALTY }
+      add { type = "glue", width = 0, fill = true }
+      add { type = "penalty", penalty = -linebreak.INF_PENALTY, seg = i, p = p, sg = seg, lazy = lazy_end }
+    elseif seg.glue then
+      local gw = seg.glue.width
+      add { type = "glue", width = gw, stretch = justify and gw * STRETCH or 0,
+        shrink = justify and gw * SHRINK or 0, seg = i, p = p, sg = seg, lazy = lazy_end }
+    else
+      add { type = "penalty", penalty = 0, seg = i, p = p, sg = seg, lazy = lazy_end }
+    end
+  end
+  return list
+end
+
+-- The part of segment `seg` from byte a to b as a segment of a line; `first`: after a break
+-- inside the word, `last`: at the line's end (`hyphen`: with a hyphen).
+local function part(p, seg, a, b, first, last, hyphen)
+  if a == seg.s and b == seg.e and not last then return seg end
+  local frags = {}
+  if b >= a then frags = pieces(p, a, b, seg.k, { first = first, last = last, hyphen = hyphen }) end
+  local whole = b == seg.e
+  return { s = a, e = b, frags = frags, width = sum_width(frags), hyphenated = hyphen or nil,
+    glue = whole and seg.glue or nil, hard = whole and seg.hard or nil, k = seg.k }
+end
+
+-- Lines from the breaks: {segs =, natural =, stretch =, shrink =, last =, penalty =, flagged =}.
+local function make_lines(p, segs, list, breaks, justify)
+  local lines = {}
+  local si, from = 1, segs[1] and segs[1].s or 1     -- where the next line starts
+  local after_cut = false
+  for _, b in ipairs(breaks) do
+    local node = list[b]
+    local line = { segs = {}, natural = 0, stretch = 0, shrink = 0,
+      last = node.type == "penalty" and node.penalty <= -linebreak.INF_PENALTY or nil,
+      penalty = node.type == "penalty" and node.penalty or 0, flagged = node.flagged or false }
+    local j = node.seg
+    local cut = node.cut
+    for k = si, j do
+      local seg = segs[k]
+      local a = k == si and from or seg.s
+      local e = (k == j and cut) and cut.at or seg.e
+      local is_last = k == j
+      line.segs[#line.segs + 1] = part(p, seg, a, e, k == si and after_cut, is_last,
+        is_last and cut and cut.hyphen)
+    end
+    for k, s in ipairs(line.segs) do
+      line.natural = line.natural + s.width
+      if k < #line.segs and s.glue then
+        local gw = s.glue.width
+        line.natural = line.natural + gw
+        if justify then
+          line.stretch = line.stretch + gw * STRETCH
+          line.shrink = line.shrink + gw * SHRINK
+        end
+      end
+    end
+    lines[#lines + 1] = line
+    if cut then si, from, after_cut = j, cut.at + 1, true
+    else si, from, after_cut = j + 1, segs[j + 1] and segs[j + 1].s, false end
+  end
+  return lines
+end
+
+-- The width segment `seg` has at a line's end (its last piece shaped on its own).
+local function end_width(seg)
+  local last = seg.frags[#seg.frags]
+  if not last then return seg.width end
+  if seg.end_width == nil then
+    local node = { sg = seg }
+    lazy_end(node)
+    seg.end_width = seg.width + node.pre
+  end
+  return seg.end_width
+end
+
+-- Splits `seg` (starting a line's part after a break inside it when `first`) at the last of
+-- its cuts whose first part, as it ends a line, fits `room`; emergency cuts only when
+-- `emergency` and no other fits.  Returns the two parts and the cut, or nil.
+local function split(p, seg, cuts, room, first, emergency)
+  for pass = 1, emergency and 2 or 1 do
+    for i = #cuts, 1, -1 do
+      local c = cuts[i]
+      if (pass == 1) == not c.emergency and c.at >= seg.s and c.at < seg.e then
+        local s1 = part(p, seg, seg.s, c.at, first, true, c.hyphen)
+        if s1.width <= room + 1e-6 then
+          return s1, part(p, seg, c.at + 1, seg.e, true, false), c
+        end
+      end
     end
   end
   return nil
 end
 
--- ---- the line breaker --------------------------------------------------------------------
-
--- Greedy: fills each line with segments while they fit `avail(line_index)`; a segment that
--- does not fit may be hyphenated.
-local function break_lines(p, segs, avail_for)
+-- First fit over the segments: each line takes segments while they fit at their widths in
+-- the run (the last one as it ends a line); a segment that does not fit is hyphenated at
+-- the last point whose part fits, and one wider than a whole line is broken in an emergency
+-- (chromatype.linebreak.first_fit does the same on a list of boxes and glue).
+local function first_fit_lines(p, segs, avail_for, bp, maxw)
   local lines = {}
   local line = { segs = {}, natural = 0 }
-  local function finish(last)
-    line.last = last
+  local function finish(last, cut)
+    local n = #line.segs
+    local tail = line.segs[n]
+    if tail and not cut then
+      line.segs[n] = part(p, tail, tail.s, tail.e, tail.after_cut, true)
+      line.natural = line.natural - tail.width + line.segs[n].width
+    end
+    line.last = last or nil
+    line.penalty = last and -linebreak.INF_PENALTY or (cut and (cut.emergency and linebreak.DEFAULTS.emergency_penalty
+      or linebreak.DEFAULTS.hyphen_penalty) or 0)
+    line.flagged = cut and cut.hyphen or false
+    line.stretch, line.shrink = 0, 0
+    if bp.justify then
+      for k = 1, #line.segs - 1 do
+        local g = line.segs[k].glue
+        if g then
+          line.stretch = line.stretch + g.width * STRETCH
+          line.shrink = line.shrink + g.width * SHRINK
+        end
+      end
+    end
     lines[#lines + 1] = line
     line = { segs = {}, natural = 0 }
   end
   local i = 1
-  while i <= #segs do
-    local s = segs[i]
+  local cur = segs[1]
+  while cur do
     local n = #line.segs
     local prev = line.segs[n]
     local gap = prev and prev.glue and prev.glue.width or 0
     local avail = avail_for(#lines + 1)
-    if n > 0 and line.natural + gap + s.width > avail + 1e-6 then
-      local s1, s2 = hyphenate(p, s, avail - line.natural - gap)
+    local placed = false
+    if n > 0 and line.natural + gap + end_width(cur) > avail + 1e-6 then
+      local room = avail - line.natural - gap
+      -- hyphenation points (a word wider than a line has them whatever the run says)
+      local s1, s2, c = split(p, cur, cut_points(p, cur, maxw, bp.emergency), room, cur.after_cut, false)
       if s1 then
         line.segs[n + 1] = s1
         line.natural = line.natural + gap + s1.width
+        finish(false, c)
+        s2.after_cut = true
+        cur = s2
+        placed = true
+      else
         finish(false)
-        segs[i] = s2
-        goto continue
+        gap, n = 0, 0
       end
-      finish(false)
-      gap = 0
-      n = 0
     end
-    if n == 0 and s.width > avail + 1e-6 then
-      local s1, s2 = hyphenate(p, s, avail)
+    if not placed and n == 0 and end_width(cur) > avail + 1e-6 then
+      local s1, s2, c = split(p, cur, cut_points(p, cur, maxw, bp.emergency), avail, cur.after_cut,
+        bp.emergency)
       if s1 then
         line.segs[1] = s1
         line.natural = s1.width
-        finish(false)
-        segs[i] = s2
-        goto continue
+        finish(false, c)
+        s2.after_cut = true
+        cur = s2
+        placed = true
       end
     end
-    line.segs[#line.segs + 1] = s
-    line.natural = line.natural + gap + s.width
-    if s.hard then finish(true)
-    elseif i == #segs then finish(true) end
-    i = i + 1
-    ::continue::
+    if not placed then
+      line.segs[#line.segs + 1] = cur
+      line.natural = line.natural + gap + cur.width
+      if cur.hard or i == #segs then finish(true) end
+      i = i + 1
+      cur = segs[i]
+    end
   end
+  return lines
+end
+
+-- Breaks a paragraph into lines by its breaker: "optimal" (the default for justified text)
+-- or "first-fit"; `avail_for(line)` is a line's measure.  Each line gets its adjustment
+-- ratio, badness, fitness and demerits (the optimal breaker's formula, whichever broke it).
+local function break_lines(p, segs, avail_for, bp)
+  if #segs == 0 then return {} end
+  local size = p.style.size or 12
+  local P = { tolerance = bp.tolerance, looseness = bp.looseness or 0 }
+  for k, v in pairs(linebreak.DEFAULTS) do if P[k] == nil then P[k] = v end end
+  P.emergency_stretch = bp.emergency_stretch or 0
+  if not bp.justify then P.line_stretch = RAGGED_STRETCH * size end
+  P.nominal_stretch = NOMINAL_STRETCH * size
+  P.easy_line = 2                               -- only the first line has a measure of its own
+  local maxw = math.min(avail_for(1), avail_for(2))
+  local lines, info
+  if bp.breaker == "optimal" then
+    local list = break_items(p, segs, maxw, bp, P)
+    local breaks
+    breaks, info = linebreak.optimal(list, avail_for, P)
+    lines = make_lines(p, segs, list, breaks, bp.justify)
+  else
+    lines = first_fit_lines(p, segs, avail_for, bp, maxw)
+  end
+  -- the lines as set, scored with the optimal breaker's formula
+  local total, prev_fit, prev_flag = 0, nil, false
+  for i, l in ipairs(lines) do
+    local r, bad, fit = linebreak.fit(avail_for(i), l.natural, l.stretch + P.line_stretch, l.shrink,
+      l.last and 1 or 0, P.nominal_stretch)
+    local d = linebreak.demerits(P, bad, l.penalty, l.flagged, fit, prev_fit, prev_flag, l.last)
+    l.ratio, l.badness, l.fitness, l.demerits = r, math.min(bad, linebreak.INF_BAD), fit, d
+    total = total + d
+    prev_fit, prev_flag = fit, l.flagged
+  end
+  lines[1].paragraph_demerits = total
+  lines[1].breaker = bp.breaker
+  lines[1].pass = info and info.pass
   return lines
 end
 
@@ -606,6 +1045,7 @@ local function prepare(para, pi, base, fname, warned, adjust)
   end
   local p = { text = text, styled = styled, dir = dir, language = first.language, style = first }
   p.items = itemize(text, styled, dir, warned)
+  p.runs = shape_runs(p)
   p.segs = segments(p)
   return p
 end
@@ -658,8 +1098,16 @@ local function set_paragraphs(prepared, paras, opts, width)
     local para = paras[pi]
     local indent = para.continued and 0 or (para.first_line_indent or opts.first_line_indent or 0)
     local align = para.align or opts.align or "start"
-    local lines = break_lines(p, p.segs, function(i) return i == 1 and width - indent or width end)
-    if #lines == 0 then lines = { { segs = {}, natural = 0, last = true } } end
+    -- fitting text to its lines as written: no breaks inside words
+    local bp = { justify = align == "justify", emergency = opts.fit_to ~= "line",
+      tolerance = para.tolerance or opts.tolerance, emergency_stretch = opts.emergency_stretch,
+      looseness = para.looseness or opts.looseness,
+      breaker = para.breaker or opts.breaker or (align == "justify" and "optimal" or "first-fit") }
+    local lines = break_lines(p, p.segs, function(i) return i == 1 and width - indent or width end, bp)
+    if #lines == 0 then
+      lines = { { segs = {}, natural = 0, last = true, stretch = 0, shrink = 0, ratio = 0, badness = 0,
+        fitness = 1, demerits = 0, paragraph_demerits = 0, breaker = bp.breaker } }
+    end
     for i, l in ipairs(lines) do
       l.indent = i == 1 and indent or 0
       l.align = align
@@ -725,10 +1173,17 @@ local function place(all, fit, used, opts, width)
     local align = l.align
     if align == "start" then align = rtl and "right" or "left"
     elseif align == "end" then align = rtl and "left" or "right" end
-    local extra = 0
+    local extra, ratio = 0, nil
     local dx = rtl and 0 or l.indent
     if align == "justify" then
-      if not l.last and ngaps > 0 then extra = (avail - l.natural) / ngaps
+      if l.last and ngaps > 0 and l.ratio < 0 and l.shrink > 0 then
+        ratio = math.max(l.ratio, -1) * SHRINK       -- a last line set tighter than its spaces
+      elseif not l.last and ngaps > 0 then
+        -- each space by its own stretch or shrink (TeX's glue setting); an overfull line
+        -- shrinks no further than the shrink it has
+        if l.ratio > 0 and l.stretch > 0 then ratio = l.ratio * STRETCH
+        elseif l.ratio < 0 and l.shrink > 0 then ratio = math.max(l.ratio, -1) * SHRINK
+        else extra = (avail - l.natural) / ngaps end
       elseif rtl then dx = avail - l.natural end
     elseif align == "right" then dx = (rtl and 0 or l.indent) + avail - l.natural
     elseif align == "center" then dx = (rtl and 0 or l.indent) + (avail - l.natural) / 2 end
@@ -739,18 +1194,22 @@ local function place(all, fit, used, opts, width)
     local x = x0 + dx
     for _, pc in ipairs(order) do
       if pc.glue then
-        x = x + pc.width + extra
+        x = x + pc.width + (ratio and pc.width * ratio or extra)
       else
         local it = pc.item
         items[#items + 1] = { text = pc.text, run = it.style, font = it.font, script = it.script,
           direction = it.rtl and "rtl" or "ltr", x = x, width = pc.width, hyphen = pc.hyphen,
-          word = pc.word, start = pc.s, features = it.features, rand = it.rand }
+          word = pc.word, start = pc.s, features = it.features, rand = it.rand,
+          glyphs = not is_stack(it.font) and piece_glyphs(pc) or nil }
         x = x + pc.width
       end
     end
     out[#out + 1] = { x = x0 + dx, y = y0 + shift + l.baseline, width = x - (x0 + dx),
       natural = l.natural, text = table.concat(texts), items = items, height = l.lead,
-      ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi }
+      ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi,
+      ratio = ((l.last and l.ratio > 0) or l.ratio ~= l.ratio) and 0 or l.ratio, badness = l.badness,
+      fitness = l.fitness, demerits = l.demerits, paragraph_demerits = l.paragraph_demerits,
+      breaker = l.breaker, pass = l.pass, hyphenated = l.flagged or nil }
   end
   return out
 end
@@ -894,6 +1353,22 @@ end
 
 -- ---- the public functions ---------------------------------------------------------------------
 
+-- Checks the line-breaking options of a frame or paragraph `t` ("" or "paragraph N: ").
+local function check_break(t, fname, n, what)
+  if t.breaker ~= nil and not BREAKERS[t.breaker] then
+    argerr(fname, n, ("%sfield 'breaker': expected optimal or first-fit, got '%s'"):format(what, tostring(t.breaker)))
+  end
+  local lo = t.looseness
+  if lo ~= nil and (math.type(lo) ~= "integer" or lo < -100 or lo > 100) then
+    argerr(fname, n, ("%sfield 'looseness': expected an integer from -100 to 100, got %s"):format(what, tostring(lo)))
+  end
+  local tol = t.tolerance
+  if tol ~= nil and (type(tol) ~= "number" or not (tol >= 0 and tol <= linebreak.INF_BAD)) then
+    argerr(fname, n, ("%sfield 'tolerance': expected a number from 0 to %d, got %s")
+      :format(what, linebreak.INF_BAD, tostring(tol)))
+  end
+end
+
 local function check_opts(opts, fname)
   if type(opts) ~= "table" then argerr(fname, 2, "options table expected, got " .. type(opts)) end
   check_keys(opts, OPTS_ALLOWED, fname, 2)
@@ -918,6 +1393,8 @@ local function check_opts(opts, fname)
   if opts.fit_to and opts.fit_to ~= "frame" and opts.fit_to ~= "line" then
     argerr(fname, 2, ("field 'fit_to': expected frame or line, got '%s'"):format(tostring(opts.fit_to)))
   end
+  check_break(opts, fname, 2, "")
+  check_num(opts, "emergency_stretch", fname, 2, 0)
   if opts.font ~= nil and not font_chain(opts.font) then
     argerr(fname, 2, "field 'font': a Font or a list of Fonts is required")
   end
@@ -942,13 +1419,14 @@ function M.paragraphs(paras, opts, fname)
     if type(para) ~= "table" then argerr(fname, 1, ("paragraph %d: table expected"):format(pi)) end
     for k in pairs(para) do
       if type(k) ~= "number" and not set_of(PARA_KEYS)[k] then
-        argerr(fname, 1, ("paragraph %d: unknown field '%s' (expected align, first_line_indent, continued, space_before, space_after)")
-          :format(pi, tostring(k)))
+        argerr(fname, 1, ("paragraph %d: unknown field '%s' (expected %s)")
+          :format(pi, tostring(k), table.concat(PARA_KEYS, ", ")))
       end
     end
     for _, k in ipairs({ "space_before", "space_after", "first_line_indent" }) do
       check_num(para, k, fname, 1, nil, ("paragraph %d: "):format(pi))
     end
+    check_break(para, fname, 1, ("paragraph %d: "):format(pi))
     if para.align and not ALIGN[para.align] then
       argerr(fname, 1, ("paragraph %d: align: expected %s, got '%s'"):format(pi, ALIGN_NAMES, tostring(para.align)))
     end
@@ -1050,6 +1528,19 @@ function M.draw_lines(canvas, lines)
       if is_stack(font) then
         t.tracking = tracked(run) and r.tracking or nil
         font:draw(canvas, t)
+      elseif it.glyphs then
+        -- shaped with the paragraph (kerning across words and spans)
+        local glyphs = it.glyphs
+        if tracked(run) then
+          local extra = r.tracking * font_metrics(font).upem / r.size
+          glyphs = {}
+          for i, g in ipairs(it.glyphs) do
+            glyphs[i] = { gid = g.gid, cluster = g.cluster, x_advance = g.x_advance + extra,
+              y_advance = g.y_advance, x_offset = g.x_offset, y_offset = g.y_offset }
+          end
+        end
+        t.glyphs = glyphs
+        canvas:text(t)
       elseif tracked(run) then
         -- cluster by cluster (visual order), tracking after each glyph
         local glyphs = font:shape(it.text, (shape_opts(run)))

@@ -1,6 +1,7 @@
 /*
 ** breaks.c: line-break opportunities by Unicode's rules (UAX #14, ICU's line break
-** iterator: ICU 72 knows current emoji sequences), as byte offsets into UTF-8.  Core layer.
+** iterator: ICU 72 knows current emoji sequences) and grapheme cluster boundaries (UAX #29,
+** ICU's character iterator), as byte offsets into UTF-8.  Core layer.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,10 @@
 
 #include "ct-private.h"
 
-ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
-                           unsigned char **mandatory, unsigned *count, ct_error_t *err) {
+/* The boundaries of ICU break iterator `type` over the text; see ct_line_breaks. */
+static ct_status_t boundaries(UBreakIteratorType type, const char *what, const char *utf8, size_t len,
+                              const char *language, size_t **out, unsigned char **mandatory,
+                              unsigned *count, ct_error_t *err) {
   UErrorCode ue = U_ZERO_ERROR;
   UText *ut = NULL;
   UBreakIterator *bi = NULL;
@@ -28,14 +31,14 @@ ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, s
   if (len > CT_MAX_TEXT_BYTES || len > INT32_MAX)
     return ct_set_error(err, CT_ERR_LIMIT, "text of %zu bytes exceeds the limit of %u bytes", len, CT_MAX_TEXT_BYTES);
   ut = utext_openUTF8(NULL, utf8, (int64_t)len, &ue);
-  bi = ubrk_open(UBRK_LINE, language && *language ? language : "", NULL, 0, &ue);
+  bi = ubrk_open(type, language && *language ? language : "", NULL, 0, &ue);
   if (U_FAILURE(ue)) {
-    st = ct_set_error(err, CT_ERR_BACKEND, "ICU line breaker: %s", u_errorName(ue));
+    st = ct_set_error(err, CT_ERR_BACKEND, "ICU %s breaker: %s", what, u_errorName(ue));
     goto done;
   }
   ubrk_setUText(bi, ut, &ue);
   if (U_FAILURE(ue)) {
-    st = ct_set_error(err, CT_ERR_BACKEND, "ICU line breaker: %s", u_errorName(ue));
+    st = ct_set_error(err, CT_ERR_BACKEND, "ICU %s breaker: %s", what, u_errorName(ue));
     goto done;
   }
   /* with UText over UTF-8, break positions are UTF-8 byte offsets */
@@ -50,7 +53,7 @@ ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, s
       cap = ncap;
     }
     pos[n] = (size_t)b;
-    hard[n] = ubrk_getRuleStatus(bi) >= UBRK_LINE_HARD;
+    hard[n] = type == UBRK_LINE && ubrk_getRuleStatus(bi) >= UBRK_LINE_HARD;
     n++;
   }
   *out = pos;
@@ -65,4 +68,14 @@ done:
   if (bi) ubrk_close(bi);
   if (ut) utext_close(ut);
   return st;
+}
+
+ct_status_t ct_line_breaks(const char *utf8, size_t len, const char *language, size_t **out,
+                           unsigned char **mandatory, unsigned *count, ct_error_t *err) {
+  return boundaries(UBRK_LINE, "line", utf8, len, language, out, mandatory, count, err);
+}
+
+ct_status_t ct_grapheme_breaks(const char *utf8, size_t len, size_t **out, unsigned *count,
+                               ct_error_t *err) {
+  return boundaries(UBRK_CHARACTER, "grapheme", utf8, len, NULL, out, NULL, count, err);
 }

@@ -435,6 +435,31 @@ static void warn_missing(ct_canvas_t *c, ct_font_t *font, const char *utf8, size
   }
 }
 
+ct_status_t ct_canvas_draw_shaped(ct_canvas_t *c, ct_font_t *font, const char *utf8, size_t len,
+                                  const ct_shaped_t *run, const ct_text_style_t *style, double x,
+                                  double y, ct_error_t *err) {
+  ct_status_t st;
+  unsigned i;
+  if ((st = check_style(font, style, err)) != CT_OK) return st;
+  for (i = 0; i < run->count; i++)
+    if (run->glyphs[i].cluster >= len && !(len == 0 && run->glyphs[i].cluster == 0))
+      return ct_set_error(err, CT_ERR_INVALID_ARG, "glyph %u: cluster %u is past the text's %zu bytes",
+                          i + 1, (unsigned)run->glyphs[i].cluster, len);
+  warn_missing(c, font, utf8, len, run);
+  st = ct_canvas_draw_glyphs(c, font, run, style, x, y, err);
+  if (st == CT_OK && run->count > 0) {   /* keep the text for the PDF's text layer */
+    ct_page_t *page = &c->pages[c->npages - 1];
+    ct_op_t *op = &page->ops[page->count - 1];
+    if ((op->u.glyphs.text = malloc(len + 1))) {
+      memcpy(op->u.glyphs.text, utf8, len);
+      op->u.glyphs.text[len] = '\0';
+      op->u.glyphs.text_len = len;
+      op->u.glyphs.rtl = run->direction == CT_DIR_RTL || run->direction == CT_DIR_BTT;
+    }
+  }
+  return st;
+}
+
 ct_status_t ct_canvas_draw_text(ct_canvas_t *c, ct_font_t *font, const char *utf8, size_t len,
                                 const ct_text_style_t *style, double x, double y,
                                 double *advance, ct_error_t *err) {
@@ -445,18 +470,7 @@ ct_status_t ct_canvas_draw_text(ct_canvas_t *c, ct_font_t *font, const char *utf
 
   if ((st = check_style(font, style, err)) != CT_OK) return st;
   if ((st = ct_shape(font, utf8, len, &style->shape, &run, err)) != CT_OK) return st;
-  warn_missing(c, font, utf8, len, &run);
-  st = ct_canvas_draw_glyphs(c, font, &run, style, x, y, err);
-  if (st == CT_OK && run.count > 0) {   /* keep the text for the PDF's text layer */
-    ct_page_t *page = &c->pages[c->npages - 1];
-    ct_op_t *op = &page->ops[page->count - 1];
-    if ((op->u.glyphs.text = malloc(len + 1))) {
-      memcpy(op->u.glyphs.text, utf8, len);
-      op->u.glyphs.text[len] = '\0';
-      op->u.glyphs.text_len = len;
-      op->u.glyphs.rtl = run.direction == CT_DIR_RTL || run.direction == CT_DIR_BTT;
-    }
-  }
+  st = ct_canvas_draw_shaped(c, font, utf8, len, &run, style, x, y, err);
   for (i = 0; i < run.count; i++) adv += run.glyphs[i].x_advance;
   if (advance) *advance = adv * style->size / font->upem;
   ct_shaped_fini(&run);

@@ -531,8 +531,65 @@ static ct_font_t *checkfontfield(lua_State *L, int arg) {
 
 static const char *const text_fields[] = {
   "font", "size", "x", "y", "palette", "overrides", "color", "format", "features", "script",
-  "language", "direction", NULL
+  "language", "direction", "glyphs", NULL
 };
+
+/* A number field of glyph table `g` (absent: 0), finite.  [-0, +0] */
+static double glyphnum(lua_State *L, int g, const char *name, lua_Integer i) {
+  int isnum;
+  double v;
+  lua_getfield(L, g, name);
+  v = lua_isnil(L, -1) ? 0 : (double)lua_tonumberx(L, -1, &isnum);
+  if (!lua_isnil(L, -1) && (!isnum || !isfinite(v)))
+    lct_fielderror(L, 2, "glyphs", "[%I]: %s: a finite number expected", (LUAI_UACINT)i, name);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The `glyphs` field of text{}: a list of glyphs as font:shape returns them (gid, 1-based
+   cluster into the text, advances and offsets in font units), into a scratch userdata left
+   on the stack, or nothing when absent.  Returns 1 if the glyphs are there.  [-0, +(0|1)] */
+static int textglyphs(lua_State *L, size_t len, ct_shaped_t *run) {
+  lua_Integer n, i;
+  int t;
+  if (lct_getfield(L, 2, "glyphs") == LUA_TNIL) { lua_pop(L, 1); return 0; }
+  if (!lua_istable(L, -1))
+    lct_fielderror(L, 2, "glyphs", "expected a list of glyphs, got %s", luaL_typename(L, -1));
+  t = lua_gettop(L);
+  n = (lua_Integer)lua_rawlen(L, t);
+  if (n > (lua_Integer)len + 1 && n > 4 * (lua_Integer)len)   /* clusters are in the text */
+    lct_fielderror(L, 2, "glyphs", "%I glyphs for %I bytes of text", (LUAI_UACINT)n, (LUAI_UACINT)len);
+  run->glyphs = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *run->glyphs, 0);
+  run->count = (unsigned)n;
+  run->direction = CT_DIR_LTR;
+  for (i = 0; i < n; i++) {
+    ct_glyph_pos_t *gp = &run->glyphs[i];
+    lua_Integer gid, cl;
+    int g;
+    if (lua_rawgeti(L, t, i + 1) != LUA_TTABLE)
+      lct_fielderror(L, 2, "glyphs", "[%I]: a table expected, got %s", (LUAI_UACINT)(i + 1), luaL_typename(L, -1));
+    g = lua_gettop(L);
+    lua_getfield(L, g, "gid");
+    gid = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+    lua_getfield(L, g, "cluster");
+    cl = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+    lua_pop(L, 2);
+    if (gid < 0 || gid > 0xFFFF)
+      lct_fielderror(L, 2, "glyphs", "[%I]: gid: an integer 0..65535 expected", (LUAI_UACINT)(i + 1));
+    if (cl < 1 || (cl > (lua_Integer)len && !(len == 0 && cl == 1)))
+      lct_fielderror(L, 2, "glyphs", "[%I]: cluster: a byte of the text (1..%I) expected", (LUAI_UACINT)(i + 1),
+                     (LUAI_UACINT)len);
+    gp->gid = (unsigned)gid;
+    gp->cluster = (uint32_t)(cl - 1);
+    gp->x_advance = glyphnum(L, g, "x_advance", i + 1);
+    gp->y_advance = glyphnum(L, g, "y_advance", i + 1);
+    gp->x_offset = glyphnum(L, g, "x_offset", i + 1);
+    gp->y_offset = glyphnum(L, g, "y_offset", i + 1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, t);
+  return 1;
+}
 
 /* text{ "text", font=, size=, x=, y=, palette=, overrides=, color=, format=, features=,
          script=, language=, direction= } -> advance in points */
@@ -543,6 +600,7 @@ static int l_canvas_text(lua_State *L) {
   const char *text;
   size_t len;
   double x, y, advance = 0;
+  ct_shaped_t run;
   ct_error_t err;
   luaL_checktype(L, 2, LUA_TTABLE);
   lct_checkoptions(L, 2, text_fields, 1);
@@ -573,7 +631,17 @@ static int l_canvas_text(lua_State *L) {
   st.shape.script = lct_optstrfield(L, 2, "script", NULL);
   st.shape.language = lct_optstrfield(L, 2, "language", NULL);
   st.shape.direction = (ct_direction_t)lct_optenumfield(L, 2, "direction", "auto", direction_names);
-  finish(L, box, ct_canvas_draw_text(box->canvas, font, text, len, &st, x, y, &advance, &err), &err);
+  if (textglyphs(L, len, &run)) {        /* shaped by the caller: drawn as given */
+    ct_font_info_t info;
+    unsigned i;
+    if (st.shape.direction == CT_DIR_RTL) run.direction = CT_DIR_RTL;
+    finish(L, box, ct_canvas_draw_shaped(box->canvas, font, text, len, &run, &st, x, y, &err), &err);
+    for (i = 0; i < run.count; i++) advance += run.glyphs[i].x_advance;
+    ct_font_get_info(font, &info);
+    advance *= st.size / (info.units_per_em ? info.units_per_em : 1000);
+  } else {
+    finish(L, box, ct_canvas_draw_text(box->canvas, font, text, len, &st, x, y, &advance, &err), &err);
+  }
   lct_pushnum(L, advance);
   return 1;
 }

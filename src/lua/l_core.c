@@ -83,6 +83,24 @@ static int l_line_breaks(lua_State *L) {
   return 2;
 }
 
+/* grapheme_breaks(text) -> {ends...}: the byte positions p where a grapheme cluster ends
+   (text:sub(1, p) ends between user-perceived characters), by UAX #29. */
+static int l_grapheme_breaks(lua_State *L) {
+  size_t len, *pos = NULL;
+  const char *text = luaL_checklstring(L, 1, &len);
+  unsigned n = 0, i;
+  ct_error_t err;
+  if (ct_grapheme_breaks(text, len, &pos, &n, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+  if (!lua_checkstack(L, 3)) { free(pos); return luaL_error(L, "stack overflow"); }
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)pos[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(pos);
+  return 1;
+}
+
 /* hyphenate(word [, language]) -> {positions...} | nil, msg: byte positions p where the word
    may be split (word:sub(1, p) .. "-" / word:sub(p + 1)). */
 static int l_hyphenate(lua_State *L) {
@@ -170,6 +188,7 @@ static const luaL_Reg core_funcs[] = {
   { "bidi", l_bidi },
   { "script_runs", l_script_runs },
   { "line_breaks", l_line_breaks },
+  { "grapheme_breaks", l_grapheme_breaks },
   { "hyphenate", l_hyphenate },
   { "on_warning", l_on_warning },
   { "parse_color", l_parse_color },

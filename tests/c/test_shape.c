@@ -1,6 +1,7 @@
 /*
 ** test_shape.c: HarfBuzz shaping through the core: advances, clusters as byte offsets,
-** features, direction, script and language errors.  Core unit test.
+** features, direction, script and language errors; grapheme boundaries; glyphs shaped elsewhere
+** drawn as given (ct_canvas_draw_shaped).  Core unit test.
 */
 #include "ct-test.h"
 #include "ct.h"
@@ -53,6 +54,37 @@ int main(void) {
   /* empty text */
   CHECK(ct_shape(f, "", 0, &o, &run, &err) == CT_OK && run.count == 0);
   ct_shaped_fini(&run);
+
+  /* grapheme boundaries: e + combining acute is one, a ZWJ sequence is one */
+  {
+    size_t *ends = NULL;
+    unsigned n = 0;
+    CHECK(ct_grapheme_breaks("e\xCC\x81" "a", 4, &ends, &n, &err) == CT_OK);
+    CHECK(n == 2 && ends[0] == 3 && ends[1] == 4);
+    free(ends);
+    ends = NULL;
+    CHECK(ct_grapheme_breaks("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9" "x", 12, &ends, &n, &err) == CT_OK);
+    CHECK(n == 2 && ends[0] == 11 && ends[1] == 12);
+    free(ends);
+    ends = NULL;
+    CHECK(ct_grapheme_breaks("", 0, &ends, &n, &err) == CT_OK && n == 0);
+    free(ends);
+  }
+
+  /* glyphs shaped elsewhere: drawn as given; a cluster past the text is refused */
+  {
+    ct_canvas_t *c = ct_canvas_create(100, 50, &err);
+    ct_text_style_t st;
+    ct_glyph_pos_t g[2] = { { 2, 0, 500, 0, 0, 0 }, { 3, 1, 800, 0, 0, 0 } };
+    ct_shaped_t given = { g, 2, CT_DIR_LTR };
+    CHECK(c != NULL);
+    ct_text_style_init(&st);
+    CHECK(ct_canvas_draw_shaped(c, f, "AB", 2, &given, &st, 10, 20, &err) == CT_OK);
+    g[1].cluster = 2;
+    CHECK(ct_canvas_draw_shaped(c, f, "AB", 2, &given, &st, 10, 20, &err) == CT_ERR_INVALID_ARG);
+    CHECK(strstr(err.message, "cluster 2 is past the text") != NULL);
+    ct_canvas_destroy(c);
+  }
   ct_font_destroy(f);
   return ct_test_report("test_shape");
 }

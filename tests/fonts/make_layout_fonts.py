@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Generate ct-wdth.ttf, the layout tests' variable font, and ct-rand.ttf, the same with rand.
+"""Generate ct-wdth.ttf, the layout tests' variable font, ct-rand.ttf, the same with rand, and
+ct-kern.ttf, the same with kerning and a contextual alternate.
 
 usage: /usr/bin/python3 tests/fonts/make_layout_fonts.py [OUTDIR]   (default: this directory)
 
@@ -17,6 +18,10 @@ alternate selection have exact, predictable widths:
 
 ct-rand.ttf is the same font (family "Chromatype Rand") with a `rand` feature offering
 [x.alt1, x.alt2] for every lowercase letter.
+
+ct-kern.ttf is the same font (family "Chromatype Kern") with a GPOS `kern` feature: the pairs
+A V -200, V A -150 and T o -100 units; and a `calt` feature: `a` followed by `b` becomes
+a.alt1 (so shaping across a span boundary shows in the glyphs).
 
 Deterministic: fixed timestamps, no randomness.  Needs Debian's python3-fonttools.
 """
@@ -58,7 +63,7 @@ def empty():
     return TTGlyphPen(None).glyph()
 
 
-def build(family, ps, with_rand):
+def build(family, ps, with_rand, with_kern=False):
     names = [".notdef", "space", "hyphen", "period", "comma"]
     cmap = {0x20: "space", 0x2D: "hyphen", 0x2E: "period", 0x2C: "comma"}
     glyphs = {".notdef": bar(500), "space": empty(), "hyphen": bar(300), "period": bar(200),
@@ -125,6 +130,17 @@ feature salt { sub @base by @alt2; } salt;
 """ % (subs1, alt1, alt2, alternates)
     if with_rand:
         fea += "feature rand {\n%s\n} rand;\n" % alternates
+    if with_kern:
+        fea += """
+feature kern {
+    pos uni0041 uni0056 -200;
+    pos uni0056 uni0041 -150;
+    pos uni0054 o -100;
+} kern;
+feature calt {
+    sub a' b by a.alt1;
+} calt;
+"""
     addOpenTypeFeaturesFromString(fb.font, fea)
     fb.font.recalcTimestamp = False
     return fb.font
@@ -132,9 +148,11 @@ feature salt { sub @base by @alt2; } salt;
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    for fname, family, ps, with_rand in (("ct-wdth.ttf", "Chromatype Width", "ChromatypeWidth", False),
-                                         ("ct-rand.ttf", "Chromatype Rand", "ChromatypeRand", True)):
-        font = build(family, ps, with_rand)
+    for fname, family, ps, with_rand, with_kern in (
+            ("ct-wdth.ttf", "Chromatype Width", "ChromatypeWidth", False, False),
+            ("ct-rand.ttf", "Chromatype Rand", "ChromatypeRand", True, False),
+            ("ct-kern.ttf", "Chromatype Kern", "ChromatypeKern", False, True)):
+        font = build(family, ps, with_rand, with_kern)
         path = os.path.join(out, fname)
         font.save(path)
         print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))

@@ -103,9 +103,17 @@ return {
     eq(texts(lines), { "AB CD", "ABCD A", "BC" })
     eq(over, nil)
   end },
-  { "a word wider than the line stands alone", function()
-    local lines = layout.lines("A ABCDABCD B", opts { width = 20 })
-    eq(texts(lines), { "A", "ABCDABCD", "B" })
+  { "a word wider than the line is broken inside (emergency break)", function()
+    for _, breaker in ipairs({ "first-fit", "optimal" }) do
+      local lines = layout.lines("A ABCDABCD B", opts { width = 20, breaker = breaker })
+      local all = {}
+      for _, l in ipairs(lines) do
+        assert(l.natural <= 20 + 1e-9, breaker .. ": a line wider than the measure: " .. l.text)
+        all[#all + 1] = l.text:gsub("%-$", ""):gsub(" ", "")
+      end
+      eq(table.concat(all), "AABCDABCDB", breaker)
+      if breaker == "first-fit" then eq(lines[1].text, "A") end
+    end
   end },
   { "no break at U+00A0", function()
     local lines = layout.lines("AB\u{A0}CD AB", opts { width = 40 })
@@ -143,7 +151,7 @@ return {
     eq(l[1].x, 42.0)
   end },
   { "justify fills the measure, last line left", function()
-    local lines = layout.lines("A B C D A B C D", opts { width = 50, align = "justify" })
+    local lines = layout.lines("A B C D A B C D", opts { width = 50, align = "justify", breaker = "first-fit" })
     eq(texts(lines), { "A B C D", "A B C D" })
     near(lines[1].width, 50)
     local last = lines[1].items[#lines[1].items]
@@ -192,8 +200,8 @@ return {
     eq(lines[1].y, 16.0)       -- the larger run's ascender
   end },
   { "a run boundary inside a word is no break", function()
-    local lines = layout.lines({ { text = "AB" }, { text = "CD", color = "#ff0000" } }, opts { width = 20 })
-    eq(texts(lines), { "ABCD" })
+    local lines = layout.lines({ { text = "A AB" }, { text = "CD", color = "#ff0000" } }, opts { width = 40 })
+    eq(texts(lines), { "A", "ABCD" })
   end },
 
   -- drawing
@@ -225,8 +233,11 @@ return {
 
   -- Unicode line breaking (ICU)
   { "no break before a full stop, even after a space (UAX #14 LB13)", function()
-    local lines = layout.lines("ab . cd", wopts { width = 12 })
+    local lines = layout.lines("ab . cd", wopts { width = 17 })
     eq(texts(lines), { "ab .", "cd" })
+    -- too narrow for "ab .": an emergency break inside the word, still none before the stop
+    lines = layout.lines("ab . cd", wopts { width = 12 })
+    eq(texts(lines), { "a", "b .", "cd" })
   end },
   { "a mandatory break inside a run", function()
     local lines = layout.lines({ { text = "ab\u{2028}cd" } }, wopts { width = 100 })
@@ -264,8 +275,11 @@ return {
     local lines, over = layout.lines("a hyphenation", wopts { width = 50, hyphenate = true, language = "en-US" })
     eq(texts(lines), { "a hyphen-", "ation" })
     eq(over, nil)
-    lines = layout.lines("a hyphenation", wopts { width = 50 })
+    lines = layout.lines("a hyphenation", wopts { width = 60 })
     eq(texts(lines), { "a", "hyphenation" }, "off by default")
+    -- a word wider than the measure breaks at a hyphenation point first, even when off
+    lines = layout.lines("a hyphenation", wopts { width = 50 })
+    eq(texts(lines), { "a hyphen-", "ation" }, "emergency")
   end },
   { "the overflow goes on after a hyphen", function()
     local _, over = layout.lines("a hyphenation", wopts { width = 50, height = 12, hyphenate = true })
