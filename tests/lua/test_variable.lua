@@ -249,6 +249,23 @@ return {
     end
     eq(n, 1, table.concat(seen, "\n"))
   end },
+  { "a static family: weight picks the family's face fontconfig has, as browsers do", function()
+    local regular = ct.open_font("DejaVu Sans")
+    local lines = layout.lines({ { text = "Bold ", font = regular, size = 12, weight = "bold" },
+      { text = "light", font = regular, size = 12, weight = 200 }, { text = " book", font = regular, size = 12 } },
+      { width = 1000 })
+    local items = lines[1].items
+    eq(items[1].font:info().style, "Bold")
+    eq(items[1].font:info().family, "DejaVu Sans")
+    assert(items[#items].font == regular, "no property: the font itself")
+    -- a weight its family has no face for stays with the nearest fontconfig offers, in the family
+    eq(items[2].font:info().family, "DejaVu Sans")
+    -- a font of no installed family keeps its design, with the warning
+    local seen = warnings_of(function()
+      document.render(doc("", '<span font="' .. WDTH .. '" weight="bold">ab</span>'), "v.xml", tmpname(".png"))
+    end)
+    assert(seen[1] and seen[1]:find("weight: ct%-wdth%.ttf has no 'wght' axis"), table.concat(seen, "\n"))
+  end },
   { "a frame's width is its size; font-width is the font's", function()
     local xml = ([[<document size="400pt x 160pt" margin="20pt" background="#ffffff">
   <style name="default" font="%s" size="100pt"/>
