@@ -470,7 +470,8 @@ local PROPERTY_AXES = { weight = "wght", font_width = "wdth", slant = "slnt", it
 -- the font's own design stands.
 function Document:vary(s, font, size, obj)
   local vars = s.variations or {}
-  local ok, inst, took = pcall(variable.instance, font, variable.soft_axes(s, size), vars)
+  local ok, inst, took = pcall(variable.instance, font, variable.soft_axes(s, size), vars,
+    variable.faces(s))
   if not ok then
     fail(next(vars) and s.variations_obj[next(vars)] or obj, "variations: " .. tostring(inst))
   end
@@ -492,7 +493,7 @@ function Document:vary(s, font, size, obj)
       local key = name .. "\0" .. k
       if not self.axis_warned[key] then
         self.axis_warned[key] = true
-        layout.warn(("%s%s: %s has no '%s' axis: its own design is used"):format(obj.where or "",
+        layout.warn(("%s%s: %s has no '%s' axis, nor fontconfig a face of its family for it: its own design is used"):format(obj.where or "",
           k == "font_width" and "width" or k:gsub("_", "-"), name, tag))
       end
     end

@@ -998,7 +998,8 @@ local function vary(st, chain, fname, what)
     if not v then argerr(fname, 1, ("%sfield 'variations': %s"):format(what, err)) end
     hard = v
   end
-  local ok, out, took = pcall(variable.instance, chain, variable.soft_axes(st, st.size), hard)
+  local ok, out, took = pcall(variable.instance, chain, variable.soft_axes(st, st.size), hard,
+    variable.faces(st))
   if not ok then argerr(fname, 1, ("%sfield 'variations': %s"):format(what, tostring(out))) end
   for tag in pairs(hard) do
     if not took[tag] then

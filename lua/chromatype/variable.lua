@@ -12,6 +12,7 @@
 -- Reference: docs/documents.md (Variable fonts), docs/lua-api.md.
 -- @module chromatype.variable
 
+local ct = require "chromatype"
 local stack = require "chromatype.stack"
 
 local M = {}
@@ -151,7 +152,72 @@ local function location(font, soft, hard)
   return loc, table.concat(keys, ","), moved, took
 end
 
-local function font_instance(font, soft, hard, took_all)
+-- ---- static families ------------------------------------------------------------------------
+
+-- CSS weights to fontconfig's scale (fontconfig's own FcWeightFromOpenType table).
+local FC_WEIGHTS = { { 100, 0 }, { 200, 40 }, { 300, 50 }, { 350, 55 }, { 380, 75 }, { 400, 80 },
+  { 500, 100 }, { 600, 180 }, { 700, 200 }, { 800, 205 }, { 900, 210 }, { 1000, 215 } }
+
+local function fc_weight(w)
+  if w <= 100 then return 0 end
+  for i = 2, #FC_WEIGHTS do
+    local a, b = FC_WEIGHTS[i - 1], FC_WEIGHTS[i]
+    if w <= b[1] then return math.floor(a[2] + (b[2] - a[2]) * (w - a[1]) / (b[1] - a[1]) + 0.5) end
+  end
+  return 215
+end
+
+local function has_axis(font, tag)
+  for _, a in ipairs(font:axes()) do if a.tag == tag then return true end end
+  return false
+end
+
+-- For a font without the axis a property moves, the face of its family that fontconfig has at
+-- that weight, width or style (as a browser picks DejaVu Serif Bold for font-weight: bold); nil
+-- when the font has the axes, the family is not installed, or fontconfig offers only itself.
+-- `faces`: the properties asked for ({weight =, font_width =, slant =, italic =}).
+local family_cache = {}
+
+local function family_face(font, faces, took)
+  local info = font:info()
+  local family = info.family
+  if not family or family == "" then return nil end
+  local spec, tags = {}, {}
+  local words = (info.style or ""):lower()
+  if faces.weight and not has_axis(font, "wght") then
+    spec[#spec + 1] = ":weight=" .. fc_weight(faces.weight); tags.wght = true
+  elseif words:find("bold") then
+    spec[#spec + 1] = ":weight=bold"
+  end
+  if faces.font_width and not has_axis(font, "wdth") then
+    spec[#spec + 1] = (":width=%d"):format(math.floor(faces.font_width + 0.5)); tags.wdth = true
+  end
+  if faces.italic ~= nil and not has_axis(font, "ital") then
+    spec[#spec + 1] = faces.italic and ":slant=italic" or ":slant=roman"; tags.ital = true
+  elseif faces.slant and faces.slant ~= 0 and not has_axis(font, "slnt") then
+    spec[#spec + 1] = ":slant=oblique"; tags.slnt = true
+  elseif words:find("italic") or words:find("oblique") then
+    spec[#spec + 1] = ":slant=italic"
+  end
+  if next(tags) == nil then return nil end
+  local name = family:gsub("([%-:,\\])", "\\%1") .. table.concat(spec)
+  local face = family_cache[name]
+  if face == nil then
+    face = false
+    local ok, f = pcall(ct.shared_font, name)
+    if ok and f then
+      local fi = f:info()
+      if fi.family == family and (fi.path ~= info.path or fi.face_index ~= info.face_index) then face = f end
+    end
+    family_cache[name] = face
+  end
+  if not face then return nil end
+  for tag in pairs(tags) do took[tag] = true end
+  return face
+end
+
+local function font_instance(font, soft, hard, took_all, faces)
+  if faces then font = family_face(font, faces, took_all) or font end
   local loc, key, moved, took = location(font, soft, hard)
   for tag in pairs(took) do took_all[tag] = true end
   if not moved then return font end
@@ -168,10 +234,10 @@ end
 --- (axes that must exist: tag → value) over `soft` (axes used where a font has them):
 --- the same kind of value, made of cached instances (the font itself where nothing moves).
 --- Also returns the set of the tags some font took.  Raises if an instance cannot be made.
-function M.instance(font, soft, hard)
+function M.instance(font, soft, hard, faces)
   soft, hard = soft or {}, hard or {}
   local took = {}
-  if next(soft) == nil and next(hard) == nil then return font, took end
+  if next(soft) == nil and next(hard) == nil and not faces then return font, took end
   if stack.is_stack(font) then
     local keys = {}
     for _, l in ipairs(font.layers) do
@@ -179,10 +245,14 @@ function M.instance(font, soft, hard)
       keys[#keys + 1] = key
     end
     local key = table.concat(keys, "|")
+    if faces then
+      key = key .. ("|%s/%s/%s/%s"):format(tostring(faces.weight), tostring(faces.font_width),
+        tostring(faces.slant), tostring(faces.italic))
+    end
     local t = per_base[font]
     local inst = t and t[key]
     if not inst then
-      inst = font:map_fonts(function(f) return font_instance(f, soft, hard, took) end)
+      inst = font:map_fonts(function(f) return font_instance(f, soft, hard, took, faces) end)
       remember(font, key, inst)
     else
       for _, l in ipairs(font.layers) do
@@ -196,16 +266,23 @@ function M.instance(font, soft, hard)
     local out = {}
     for i, f in ipairs(font) do
       if stack.is_stack(f) then
-        local inst, tk = M.instance(f, soft, hard)
+        local inst, tk = M.instance(f, soft, hard, faces)
         out[i] = inst
         for tag in pairs(tk) do took[tag] = true end
       else
-        out[i] = font_instance(f, soft, hard, took)
+        out[i] = font_instance(f, soft, hard, took, faces)
       end
     end
     return out, took
   end
-  return font_instance(font, soft, hard, took), took
+  return font_instance(font, soft, hard, took, faces), took
+end
+
+--- The properties of `style` that pick a face of a static family ({weight =, font_width =,
+--- slant =, italic =}), or nil when it sets none.
+function M.faces(style)
+  if style.weight == nil and style.font_width == nil and style.slant == nil and style.italic == nil then return nil end
+  return { weight = style.weight, font_width = style.font_width, slant = style.slant, italic = style.italic }
 end
 
 return M
