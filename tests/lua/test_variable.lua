@@ -210,6 +210,15 @@ return {
     checkerr("has no variation axes", ct.open_font(font_path("ct-colr0.ttf")).instance,
       ct.open_font(font_path("ct-colr0.ttf")), { wght = 1 })
   end },
+  { "the width fitting step works on fonts from memory too (through font:instance)", function()
+    local fh = assert(io.open(WDTH, "rb"))
+    local mem = ct.font_from_data(fh:read("a"), { name = "wdth-in-memory" })
+    fh:close()
+    local lines, _, _, fit = layout.lines("abcdefghij", { font = mem, size = 10, width = 40, fit_to = "line", fit = "width" })
+    eq(fit.fits, true)
+    assert(math.abs(fit.steps[1].value - 80) < 0.5, "wdth " .. fit.steps[1].value)
+    assert(lines[1].natural <= 40 + 1e-6, "natural " .. lines[1].natural)
+  end },
   { "a stack varies every layer that has the axes", function()
     local f = ct.open_font(AXES)
     local s = ct.stack { { font = f, color = "#000000" }, { font = f, offset = { 0.05, 0 } } }
