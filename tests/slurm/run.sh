@@ -33,7 +33,8 @@ chmod 711 "$T"   # munged's socket is in there (others may reach it, not list th
 trap 'cluster_stop; rm -rf "$T"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-export PATH="$(dirname "$CT"):$PATH"   # the job script calls `chromatype`
+PATH="$(dirname "$CT"):$PATH"   # the job script calls `chromatype`
+export PATH
 
 # The job script of the page: the sh block after "**Slurm**"
 awk '/^\*\*Slurm\*\*/ { s = 1; next } s == 1 && /^```sh/ { s = 2; next } s == 2 && /^```/ { exit } s == 2' "$DOC" > "$T/badges.sh"
@@ -79,6 +80,7 @@ if ! cluster_start "$T/cluster" > "$T/start.txt" 2>&1; then
 fi
 echo "slurm: a one-node cluster ($(sinfo -h -o '%c CPUs, Slurm') $(sinfo -V | cut -d' ' -f2)) up in $(($(date +%s) - t0)) s"
 
+t1=$(date +%s)
 # 1. The page's job array as it is; only --cpus-per-task is lowered to 1, so that its ten
 # tasks fit on this machine's CPUs (Slurm refuses tasks wider than a node)
 out=$(sbatch --wait --cpus-per-task=1 --chdir="$T/array" --output="$T/array/task-%a.log" "$T/badges.sh" 2>&1)
@@ -91,7 +93,7 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
 done
 [ $n -eq 10 ] && ok
 same "$T/array"
-echo "slurm: the array of ten tasks took $(($(date +%s) - t0)) s"
+echo "slurm: the array of ten tasks took $(($(date +%s) - t1)) s"
 
 # 2. Two shards of the same script; the second task (the even records) is killed in the
 # middle of its 200 records, then requeued: --resume renders only the rest
