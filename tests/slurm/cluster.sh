@@ -120,7 +120,7 @@ stop_pid() {   # TERM, then KILL after 10 s, process $1
   kill "$1" 2>/dev/null || return 0
   i=0
   while alive "$1" && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  kill -9 "$1" 2>/dev/null
+  alive "$1" && kill -9 "$1" 2>/dev/null
 }
 
 cluster_stop() {
