@@ -427,7 +427,8 @@ local function clean(s) return (tostring(s or ""):gsub("[\t\r\n]", " ")) end
 
 --- One worker process of `chromatype batch`: runs its part and reports to standard output,
 --- one tab-separated line an event (`total N`, `done I SECONDS OUTPUT`, `skipped I - OUTPUT`,
---- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`), for the parent's display.
+--- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`, `cleared N`: the temporary files
+--- of a killed run that resume removed), for the parent's display.
 function M.worker(opts)
   local out = io.stdout
   local current = 0
@@ -446,8 +447,9 @@ function M.worker(opts)
     elseif ev.status == "skipped" then emit("skipped", ev.index, "-", ev.output)
     else emit("failed", ev.index, ev.line or "-", ev.error) end
   end
-  local ok, err = pcall(M.run, opts)
-  if not ok then emit("fatal", err); return false end
+  local ok, res = pcall(M.run, opts)
+  if not ok then emit("fatal", res); return false end
+  if res.cleared > 0 then emit("cleared", res.cleared) end
   return true
 end
 

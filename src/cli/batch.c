@@ -109,6 +109,7 @@ static double now_seconds(void) {
 
 typedef struct {
   long total, done, failed, skipped, totals, jobs;
+  long cleared;             /* temporary files of a killed run that --resume removed */
   int fatal;                /* a worker could not run the batch at all */
   int tty, quiet;
   double t0, last_draw;
@@ -164,6 +165,8 @@ static void batch_event(batch_state_t *s, char *line, const batch_opts_t *bo) {
     s->done++;
   } else if (strcmp(f[0], "skipped") == 0) {
     s->skipped++;
+  } else if (strcmp(f[0], "cleared") == 0 && f[1]) {
+    s->cleared += atol(f[1]);
   } else if (strcmp(f[0], "failed") == 0 && f[1]) {
     s->failed++;
     batch_clear_line(s);
@@ -340,6 +343,9 @@ int cmd_batch(int argc, char **argv) {
     double el = now_seconds() - s->t0;
     long n = s->done + s->failed + s->skipped;
     if (s->warn_more) fprintf(stderr, "%s: %ld more different warnings not shown\n", progname, s->warn_more);
+    if (s->cleared)
+      fprintf(stderr, "%s: batch: removed %ld temporary file%s that a killed run left\n", progname, s->cleared,
+              s->cleared == 1 ? "" : "s");
     if (!s->fatal)
       fprintf(stderr, "%s: batch: %ld done, %ld failed, %ld skipped of %ld in %.1f s (%.1f records/s, %ld worker%s%s)\n",
               progname, s->done, s->failed, s->skipped, s->total, el, el > 0 ? (double)n / el : 0.0, bo.jobs,

@@ -44,7 +44,9 @@ printf '%s' "$out" | grep -q "0 done, 3 failed, 998 skipped of 1001" && ok || ba
 grep -v -e notacolor -e '^1001,' r.csv > s2.csv
 rm -f out/2.pdf
 : > out/2.pdf.tmp-Kil1ed; : > out/2.pdf.tmp-pass-Kil1ed; : > out/2000.pdf.tmp-Ot4er1
-expect 0 "1 done, 0 failed, 997 skipped of 998" "$CT" batch t.xml --data s2.csv -o 'out/{id}.pdf' --jobs 2 --resume
+out=$("$CT" batch t.xml --data s2.csv -o 'out/{id}.pdf' --jobs 2 --resume -q 2>&1) && ok || bad "--resume after a kill: $out"
+printf '%s' "$out" | grep -q "batch: removed 2 temporary files that a killed run left" && ok || bad "no word of the removed files: $out"
+printf '%s' "$out" | grep -q "batch: 1 done, 0 failed, 997 skipped of 998" && ok || bad "--resume after a kill: $out"
 [ -e out/2.pdf.tmp-Kil1ed ] || [ -e out/2.pdf.tmp-pass-Kil1ed ] && bad "--resume left a killed run's temporary files" || ok
 [ -e out/2000.pdf.tmp-Ot4er1 ] && ok || bad "--resume removed a file no record owns"
 rm -f out/2000.pdf.tmp-Ot4er1

@@ -110,7 +110,7 @@ while case $(state) in RUNNING|COMPLETING|CONFIGURING|PENDING) true ;; *) false 
 st=$(state)
 case $st in CANCELLED|FAILED) ok ;; *) bad "task 1 after SIGKILL: state $st (CANCELLED or FAILED expected)" ;; esac
 kept=$(evens)
-temps=$(ls "$T/killed/out" | grep -c '\.tmp-')
+temps=$(ls "$T/killed/out" | grep -c '^[0-9]*[02468]\.pdf\.tmp-')   # task 0 may still be writing its own
 [ "$kept" -ge 3 ] && [ "$kept" -lt 200 ] && ok || bad "task 1 was not killed in the middle of its 200 records: $kept written"
 echo "slurm: task 1 killed after $kept of its 200 records, leaving $temps temporary files"
 scontrol requeue "${job}_1" || bad "scontrol requeue ${job}_1 failed"
@@ -120,6 +120,10 @@ while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ] && [ $i -lt 900 ]; do sleep 0.
 [ "$(state)" = COMPLETED ] && ok || bad "the requeued task 1: state $(state)"
 grep -q "batch: $((200 - kept)) done, 0 failed, $kept skipped of 200" "$T/killed/task-1.log" && ok ||
   bad "the requeued task did not resume after its $kept records: $(cat "$T/killed/task-1.log")"
+if [ "$temps" -gt 0 ]; then
+  grep -q "batch: removed $temps temporary files\{0,1\} that a killed run left" "$T/killed/task-1.log" && ok ||
+    bad "the requeued task did not say it removed the $temps temporary files: $(cat "$T/killed/task-1.log")"
+fi
 grep -q "batch: 200 done, 0 failed, 0 skipped of 200" "$T/killed/task-0.log" && ok || bad "task 0: $(cat "$T/killed/task-0.log")"
 ls "$T/killed/out" | grep -q '\.tmp-' && bad "temporary files left: $(ls "$T/killed/out" | grep '\.tmp-')" || ok
 same "$T/killed"
