@@ -112,7 +112,7 @@ case $st in CANCELLED|FAILED) ok ;; *) bad "task 1 after SIGKILL: state $st (CAN
 kept=$(evens)
 temps=$(ls "$T/killed/out" | grep -c '^[0-9]*[02468]\.pdf\.tmp-')   # task 0 may still be writing its own
 [ "$kept" -ge 3 ] && [ "$kept" -lt 200 ] && ok || bad "task 1 was not killed in the middle of its 200 records: $kept written"
-echo "slurm: task 1 killed after $kept of its 200 records, leaving $temps temporary files"
+echo "slurm: task 1 killed after $kept of its 200 records, leaving $temps temporary file(s)"
 scontrol requeue "${job}_1" || bad "scontrol requeue ${job}_1 failed"
 i=0
 while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ] && [ $i -lt 900 ]; do sleep 0.2; i=$((i + 1)); done
