@@ -44,7 +44,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
-.PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
+.PHONY: all demo check test-slurm check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -128,6 +128,16 @@ demo: all
 
 check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
 	@CT_BUILD=$(B) CT_ASAN=$(CT_ASAN) sh tests/run.sh
+
+# The Slurm job array of docs/batch.md on a one-node Slurm cluster of the test's own (root;
+# Debian's slurm-wlm and munge, installed here when missing; one line says why it is skipped
+# where they cannot be).  CI runs it after check.
+test-slurm: all
+	@if scripts/install-deps.sh slurm >$(B)/install-slurm.log 2>&1; then \
+	  CT_BUILD=$(B) sh tests/slurm/run.sh; \
+	else \
+	  echo "slurm: skipped: slurm-wlm and munge could not be installed ($$(tail -1 $(B)/install-slurm.log))"; \
+	fi
 
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \

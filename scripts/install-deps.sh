@@ -4,6 +4,9 @@
 #   scripts/install-deps.sh test    the above, plus what the tests use
 #   scripts/install-deps.sh bench   the build set, plus Chromium (the peer `make bench` measures)
 #   scripts/install-deps.sh fuzz    the build set, plus clang and libFuzzer (`make fuzz`)
+#   scripts/install-deps.sh slurm   the build set, plus Slurm and munge (`make test-slurm` runs a
+#                                   one-node cluster of its own; the packages' services are
+#                                   not used)
 # Runs apt-get as root, or through sudo. Called by the Makefile; safe to run again.
 set -e
 what=${1:-build}
@@ -14,6 +17,7 @@ pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
 [ "$what" = bench ] && pkgs="$pkgs $bench_pkgs"
 [ "$what" = fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev"
+[ "$what" = slurm ] && pkgs="$pkgs slurm-wlm munge"
 
 need=
 for p in $pkgs; do

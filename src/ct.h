@@ -566,6 +566,13 @@ ct_status_t ct_canvas_finish(ct_canvas_t *canvas, ct_error_t *err);
 ct_status_t ct_canvas_rasterize(ct_canvas_t *canvas, unsigned page, double dpi, int *width,
                                 int *height, uint64_t *hash, ct_error_t *err);
 
+/* A file is written to a temporary name beside it, "PATH.tmp-XXXXXX" (and, for a PDF's
+   last pass, "PATH.tmp-pass-XXXXXX"), renamed when complete; a process killed meanwhile
+   leaves that temporary behind.  If `name` (a directory entry, no path) is such a
+   temporary, writes the name of its file into `target` (`size` bytes) and returns 1;
+   else returns 0.  For a rerun that clears what a killed run left (batch --resume). */
+int ct_file_temp_target(const char *name, char *target, size_t size);
+
 /* ---- making fonts (fontbuild.c) ------------------------------------------ */
 
 /* Writes an OpenType font from a lead font: its glyphs keep their ids (so its GSUB, GPOS

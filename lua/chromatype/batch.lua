@@ -286,6 +286,29 @@ local function mkdirs(path)
   end
 end
 
+-- Removes the temporary files that a killed run left beside these records' outputs (a
+-- task killed while writing one: every write goes to "NAME.tmp-XXXXXX" first), and only
+-- theirs: the other shards and workers of the same batch may be writing theirs right now.
+-- Each directory is read once.  Returns how many it removed.
+local function clear_temporaries(mine)
+  local by_dir, count = {}, 0
+  for _, m in ipairs(mine) do
+    local out = m.ev.output
+    if out then
+      local dir, base = out:match("^(.*)/([^/]*)$")
+      if not dir then dir, base = ".", out elseif dir == "" then dir = "/" end
+      by_dir[dir] = by_dir[dir] or {}
+      by_dir[dir][base] = true
+    end
+  end
+  for dir, bases in pairs(by_dir) do
+    for tmp, target in pairs(ct.temp_files(dir) or {}) do   -- a directory not made yet has none
+      if bases[target] and os.remove(dir .. "/" .. tmp) then count = count + 1 end
+    end
+  end
+  return count
+end
+
 --- Renders one record: `template` is {kind = "xml", text =, name =} or {kind = "lua", chunk =, name =}.
 function M.render_record(template, record, index, out, opts)
   if template.kind == "xml" then
@@ -330,7 +353,9 @@ end
 --- (function(count) with the number of records this call renders), `on_record`
 --- (function(event) with {index =, line =, status = "done"|"failed"|"skipped", output =,
 --- error =, seconds =}).
--- @treturn table a summary {done =, failed =, skipped =, total =, failures = {{index =, error =}}}
+-- With `resume`, the temporary files that a killed run left beside this call's outputs are
+-- removed first (`cleared` counts them).
+-- @treturn table a summary {done =, failed =, skipped =, total =, cleared =, failures = {{index =, error =}}}
 function M.run(opts)
   local template, err = M.load_template(opts.template)
   if not template then error(err, 0) end
@@ -371,8 +396,9 @@ function M.run(opts)
       if (rank - 1) % j == w - 1 then mine[#mine + 1] = { ev = ev, rec = rec } end
     end
   end
+  local summary = { done = 0, failed = 0, skipped = 0, total = 0, failures = {}, cleared = 0 }
+  if opts.resume then summary.cleared = clear_temporaries(mine) end
   if opts.on_start then opts.on_start(#mine) end
-  local summary = { done = 0, failed = 0, skipped = 0, total = 0, failures = {} }
   for _, m in ipairs(mine) do
     local ev, rec = m.ev, m.rec
     summary.total = summary.total + 1
@@ -401,7 +427,8 @@ local function clean(s) return (tostring(s or ""):gsub("[\t\r\n]", " ")) end
 
 --- One worker process of `chromatype batch`: runs its part and reports to standard output,
 --- one tab-separated line an event (`total N`, `done I SECONDS OUTPUT`, `skipped I - OUTPUT`,
---- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`), for the parent's display.
+--- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`, `cleared N`: the temporary files
+--- of a killed run that resume removed), for the parent's display.
 function M.worker(opts)
   local out = io.stdout
   local current = 0
@@ -420,8 +447,9 @@ function M.worker(opts)
     elseif ev.status == "skipped" then emit("skipped", ev.index, "-", ev.output)
     else emit("failed", ev.index, ev.line or "-", ev.error) end
   end
-  local ok, err = pcall(M.run, opts)
-  if not ok then emit("fatal", err); return false end
+  local ok, res = pcall(M.run, opts)
+  if not ok then emit("fatal", res); return false end
+  if res.cleared > 0 then emit("cleared", res.cleared) end
   return true
 end
 

@@ -24,9 +24,10 @@ static const char usage_batch[] =
   "  -d, --data FILE        the records (.csv, .jsonl or .ndjson; - reads CSV from stdin)\n"
   "  -o, --output PATTERN   the output file of each record (.pdf, .png or .svg)\n"
   "  -j, --jobs N           worker processes (default: the number of CPUs, at most 256)\n"
-  "      --shard K/N        only the records whose number i has (i - 1) %% N == K - 1, for\n"
+  "      --shard K/N        only the records whose number i has (i - 1) % N == K - 1, for\n"
   "                         array jobs across machines (GNU parallel, Slurm, Kubernetes)\n"
-  "      --resume           skip records whose output exists\n"
+  "      --resume           skip records whose output exists; first remove the temporary\n"
+  "                         files that a killed run left beside this run's outputs\n"
   "      --max-records N    refuse more records than N (default 1000000)\n"
   "      --dpi N            PNG resolution\n"
   "      --ink NAME=#RRGGBB[,overprint][,cmyk=C/M/Y/K], --inks-only, --overprint\n"
@@ -109,6 +110,7 @@ static double now_seconds(void) {
 
 typedef struct {
   long total, done, failed, skipped, totals, jobs;
+  long cleared;             /* temporary files of a killed run that --resume removed */
   int fatal;                /* a worker could not run the batch at all */
   int tty, quiet;
   double t0, last_draw;
@@ -164,6 +166,8 @@ static void batch_event(batch_state_t *s, char *line, const batch_opts_t *bo) {
     s->done++;
   } else if (strcmp(f[0], "skipped") == 0) {
     s->skipped++;
+  } else if (strcmp(f[0], "cleared") == 0 && f[1]) {
+    s->cleared += atol(f[1]);
   } else if (strcmp(f[0], "failed") == 0 && f[1]) {
     s->failed++;
     batch_clear_line(s);
@@ -340,6 +344,9 @@ int cmd_batch(int argc, char **argv) {
     double el = now_seconds() - s->t0;
     long n = s->done + s->failed + s->skipped;
     if (s->warn_more) fprintf(stderr, "%s: %ld more different warnings not shown\n", progname, s->warn_more);
+    if (s->cleared)
+      fprintf(stderr, "%s: batch: removed %ld temporary file%s that a killed run left\n", progname, s->cleared,
+              s->cleared == 1 ? "" : "s");
     if (!s->fatal)
       fprintf(stderr, "%s: batch: %ld done, %ld failed, %ld skipped of %ld in %.1f s (%.1f records/s, %ld worker%s%s)\n",
               progname, s->done, s->failed, s->skipped, s->total, el, el > 0 ? (double)n / el : 0.0, bo.jobs,

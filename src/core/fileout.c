@@ -48,3 +48,24 @@ ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len,
   return e ? ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : CT_OK;
 }
 
+
+int ct_file_temp_target(const char *name, char *target, size_t size) {
+  const char *t = strstr(name, ".tmp-"), *x = NULL;
+  size_t base, i;
+  /* the last ".tmp-" of the name: a target's own name may hold the same letters */
+  while (t) {
+    x = t;
+    t = strstr(t + 1, ".tmp-");
+  }
+  if (!x || x == name) return 0;
+  base = (size_t)(x - name);
+  x += 5;
+  if (strncmp(x, "pass-", 5) == 0 && strlen(x) == 11) x += 5;   /* mkstemp's six letters follow */
+  if (strlen(x) != 6) return 0;
+  for (i = 0; i < 6; i++)   /* mkstemp's letters: A-Z, a-z, 0-9 (not isalnum: no locale) */
+    if (!((x[i] >= 'A' && x[i] <= 'Z') || (x[i] >= 'a' && x[i] <= 'z') || (x[i] >= '0' && x[i] <= '9'))) return 0;
+  if (base >= size) return 0;
+  memcpy(target, name, base);
+  target[base] = '\0';
+  return 1;
+}

@@ -2,8 +2,11 @@
 ** l_core.c: the chromatype.core module (bindings layer): opens the Font, Canvas
 ** and paint bindings, and holds the warning handler and small color helpers.
 */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "l_aux.h"
 #include "l_core.h"
@@ -184,7 +187,54 @@ static int l_script_runs(lua_State *L) {
   return 1;
 }
 
+/* A directory being read, boxed so that an error raised meanwhile still closes it. */
+#define DIRBOX_MT "chromatype.DirBox"
+
+static int l_dirbox__gc(lua_State *L) {
+  DIR **d = (DIR **)luaL_checkudata(L, 1, DIRBOX_MT);
+  if (*d) closedir(*d);
+  *d = NULL;
+  return 0;
+}
+
+/* temp_files(dir) -> {[temporary] = file, ...}: the temporaries that interrupted writes
+   left in `dir` (ct_file_temp_target), each with the name of the file it was to become;
+   nil, msg when the directory cannot be read. */
+static int l_temp_files(lua_State *L) {
+  const char *dir = luaL_checkstring(L, 1);
+  DIR **d;
+  struct dirent *e;
+  char target[4096];
+  d = (DIR **)lua_newuserdatauv(L, sizeof *d, 0);   /* box */
+  *d = NULL;
+  if (luaL_newmetatable(L, DIRBOX_MT)) {
+    lua_pushcfunction(L, l_dirbox__gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  if (!(*d = opendir(dir))) return luaL_fileresult(L, 0, dir);
+  lua_newtable(L);                                   /* box result */
+  errno = 0;
+  while ((e = readdir(*d)) != NULL) {
+    if (ct_file_temp_target(e->d_name, target, sizeof target)) {
+      lua_pushstring(L, target);
+      lua_setfield(L, -2, e->d_name);
+    }
+    errno = 0;
+  }
+  if (errno != 0) {
+    int en = errno;
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", dir, strerror(en));
+    return 2;
+  }
+  closedir(*d);
+  *d = NULL;
+  return 1;
+}
+
 static const luaL_Reg core_funcs[] = {
+  { "temp_files", l_temp_files },
   { "bidi", l_bidi },
   { "script_runs", l_script_runs },
   { "line_breaks", l_line_breaks },

@@ -1,8 +1,9 @@
 #!/bin/sh
 # chromatype batch: 1,000 records in parallel workers, bad records that fail alone (named by
 # number and data line) while the rest are written, --resume, plain progress lines when
-# standard error is no terminal, usage errors, and the same batch split into shards by GNU
-# parallel giving byte-identical files.
+# standard error is no terminal, usage errors, the temporary files of a killed run that
+# --resume removes, and the same batch split into shards by GNU parallel giving
+# byte-identical files (tests/slurm/run.sh does it with a real Slurm).
 B=${CT_BUILD:-build}
 CT="$(cd "$(dirname "$B/chromatype")" && pwd)/chromatype"
 FONT="$(pwd)/tests/fonts/ct-wdth.ttf"
@@ -38,6 +39,17 @@ out=$("$CT" batch t.xml --data r.csv -o 'out/{id}.pdf' --jobs 2 --resume 2>&1)
 printf '%s' "$out" | grep -q "record 17 (r.csv:18): t.xml:2: <style>: color: bad color 'notacolor'" && ok || bad "record 17 not named: $out"
 printf '%s' "$out" | grep -q "record 1001: r.csv:1002: 2 fields, the header has 4" && ok || bad "the short row: $out"
 printf '%s' "$out" | grep -q "0 done, 3 failed, 998 skipped of 1001" && ok || bad "--resume did not skip: $out"
+# what a killed run leaves beside a record's output (its temporary files) goes with --resume;
+# a file of the same form that no record of this run owns stays
+grep -v -e notacolor -e '^1001,' r.csv > s2.csv
+rm -f out/2.pdf
+: > out/2.pdf.tmp-Kil1ed; : > out/2.pdf.tmp-pass-Kil1ed; : > out/2000.pdf.tmp-Ot4er1
+out=$("$CT" batch t.xml --data s2.csv -o 'out/{id}.pdf' --jobs 2 --resume -q 2>&1) && ok || bad "--resume after a kill: $out"
+printf '%s' "$out" | grep -q "batch: removed 2 temporary files that a killed run left" && ok || bad "no word of the removed files: $out"
+printf '%s' "$out" | grep -q "batch: 1 done, 0 failed, 997 skipped of 998" && ok || bad "--resume after a kill: $out"
+[ -e out/2.pdf.tmp-Kil1ed ] || [ -e out/2.pdf.tmp-pass-Kil1ed ] && bad "--resume left a killed run's temporary files" || ok
+[ -e out/2000.pdf.tmp-Ot4er1 ] && ok || bad "--resume removed a file no record owns"
+rm -f out/2000.pdf.tmp-Ot4er1
 # not a terminal: plain lines, no carriage returns
 printf '%s' "$out" | grep -q "$(printf '\r')" && bad "carriage returns on a pipe" || ok
 "$CT" batch t.xml --data r.csv -o 'png/{id}.png' --jobs 3 --dpi 36 2>progress.txt

@@ -1,6 +1,7 @@
 -- test_batch.lua: chromatype.batch: CSV and JSON Lines records, {field} templates (XML-escaped),
 -- output names, shards that partition the records with stable names, --resume skipping, and
--- a failing record that does not stop the batch.
+-- a failing record that does not stop the batch, and the temporaries of a killed run that
+-- resume clears.
 local batch = require "chromatype.batch"
 
 local TEMPLATE = ([[<document size="60mm x 20mm" margin="2mm" title="{name}">
@@ -90,6 +91,39 @@ return {
     local s = batch.run { template = tpl, data = data, output = dir .. "/{id}.pdf" }
     eq({ s.done, s.failed }, { 1, 1 })
     assert(s.failures[1].error:find("is also record 1's"), s.failures[1].error)
+  end },
+  { "temp_files names the temporaries a killed write leaves, and their files", function()
+    local ct = require "chromatype"
+    local dir = tmpname("")
+    os.execute("mkdir -p '" .. dir .. "'")
+    for _, n in ipairs { "5.pdf.tmp-AbC123", "5.pdf.tmp-pass-xYz789", "a.tmp-b.png.tmp-000000", "5.pdf",
+      "5.pdf.tmp-short", "5.pdf.tmp-toolong1", "5.pdf.tmp-ab_123", ".tmp-abcdef", "x.tmp-pass-abcdef" } do
+      write(dir .. "/" .. n, "")
+    end
+    eq(ct.temp_files(dir), { ["5.pdf.tmp-AbC123"] = "5.pdf", ["5.pdf.tmp-pass-xYz789"] = "5.pdf",
+      ["a.tmp-b.png.tmp-000000"] = "a.tmp-b.png", ["x.tmp-pass-abcdef"] = "x" })
+    local none, err = ct.temp_files(dir .. "/nope")
+    assert(none == nil and err:find("nope: No such file", 1, true), err)
+    checkerr("string expected", ct.temp_files, {})
+  end },
+  { "resume removes what a killed run left beside its own records' outputs, no one else's", function()
+    local dir = tmpname("")
+    os.execute("mkdir -p '" .. dir .. "/out'")
+    local tpl = write(dir .. "/t.xml", TEMPLATE)
+    local data = write(dir .. "/d.csv", "id,name,greeting\n1,A,x\n2,B,y\n3,C,z\n")
+    -- record 3 (shard 1 of 2) was being written when its task was killed; record 2 is shard 2's
+    for _, n in ipairs { "3.pdf.tmp-AbC123", "3.pdf.tmp-pass-xYz789", "2.pdf.tmp-q1w2e3", "9.pdf.tmp-zzzzzz" } do
+      write(dir .. "/out/" .. n, "%PDF-1.5 half")
+    end
+    local s = batch.run { template = tpl, data = data, output = dir .. "/out/{id}.pdf", shard = { 1, 2 }, resume = true }
+    eq({ s.done, s.failed, s.cleared }, { 2, 0, 2 })
+    assert(not exists(dir .. "/out/3.pdf.tmp-AbC123") and not exists(dir .. "/out/3.pdf.tmp-pass-xYz789"))
+    assert(exists(dir .. "/out/2.pdf.tmp-q1w2e3") and exists(dir .. "/out/9.pdf.tmp-zzzzzz"))
+    -- without resume nothing is touched
+    write(dir .. "/out/1.pdf.tmp-AbC123", "")
+    s = batch.run { template = tpl, data = data, output = dir .. "/out/{id}.pdf", shard = { 1, 2 } }
+    eq(s.cleared, 0)
+    assert(exists(dir .. "/out/1.pdf.tmp-AbC123"))
   end },
   { "the records limit", function()
     local dir = tmpname("")
