@@ -679,6 +679,16 @@ static int has_palette_refs(const char *s) {
          strstr(s, "context-stroke");
 }
 
+/* Elements in `node` and below, counting no further than `cap` + 1. */
+static unsigned count_elements(xmlNodePtr node, unsigned cap) {
+  unsigned n = 0;
+  xmlNodePtr c;
+  if (node->type != XML_ELEMENT_NODE) return 0;
+  n = 1;
+  for (c = node->children; c && n <= cap; c = c->next) n += count_elements(c, cap - n + 1);
+  return n;
+}
+
 /* Gives each drawable child of the glyph element (its copy in the cut document) an id to
    draw it by, as a layer. */
 static void name_layers(xmlNodePtr glyph) {
@@ -728,6 +738,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   xmlChar *mem = NULL;
   int memlen = 0;
   int widened = 0, whole, view = CT_SVG_VIEW_OK;
+  unsigned elements;
   ct_svg_glyph_t *g = NULL;
 
   if (notelen) note[0] = '\0';
@@ -738,6 +749,8 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
     return NULL;
   }
   whole = !glyph || glyph == root;
+  elements = count_elements(whole ? root : glyph, CT_MAX_SVG_GLYPH_ELEMENTS);
+  if (elements > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
   ids.seen = xmlHashCreate(64);
   out = xmlNewDoc((const xmlChar *)"1.0");
   if (!out) goto nomem;
@@ -788,6 +801,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
           if (up == glyph) { inside = 1; break; }
         if (inside) continue;
       }
+      if ((elements += count_elements(ref, CT_MAX_SVG_GLYPH_ELEMENTS)) > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
       xmlAddChild(defs, xmlDocCopyNode(ref, out, 1));
       collect_refs(ref, &ids);
     }
@@ -817,6 +831,10 @@ cut:
   g->has_vars = has_palette_refs(g->source) != 0;
   g->duration = ct_smil_duration(xmlDocGetRootElement(out), &g->nanims);
   if (gcopy) record_layers(g, gcopy);
+  goto done;
+too_big:
+  snprintf(why, whylen, "more than %u elements in the glyph%s", CT_MAX_SVG_GLYPH_ELEMENTS,
+           whole ? " (its root <svg> is the glyph: the whole document)" : " and what it references");
   goto done;
 nomem:
   snprintf(why, whylen, "out of memory");
