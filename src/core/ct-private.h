@@ -133,6 +133,12 @@ struct _xmlNode;
 struct _xmlDoc;
 int ct_svg_view_frame(struct _xmlDoc *out, struct _xmlNode *root, unsigned upem, char *note, size_t notelen);
 int ct_svg_view_check(struct _xmlNode *root, unsigned upem, char *note, size_t notelen);
+/* svgview.c: for a glyph that is an inner element, a chain of <g> under `parent` (in `out`)
+   holding what the glyph inherits from its ancestors below the root (inherited presentation
+   attributes and style declarations: fill, stroke, color, visibility...; not transforms,
+   opacity, clips or filters, which Firefox does not apply either).  Returns the node to
+   add the glyph's copy to (`parent` when the ancestors give nothing). */
+struct _xmlNode *ct_svg_view_context(struct _xmlDoc *out, struct _xmlNode *parent, struct _xmlNode *glyph);
 
 /* smil.c: SMIL animation in SVG glyph documents (animate, set, animateTransform,
    animateColor).  Nodes and documents are libxml2's.

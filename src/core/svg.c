@@ -806,9 +806,11 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
       collect_refs(ref, &ids);
     }
   }
-  /* the glyph's drawable children are its layers */
+  /* the glyph, under groups with what it inherits from its ancestors (their fill, stroke,
+     color...: Firefox draws it so; their transforms and effects do not apply); its
+     drawable children are its layers */
   gcopy = xmlDocCopyNode(glyph, out, 1);
-  xmlAddChild(oroot, gcopy);
+  xmlAddChild(ct_svg_view_context(out, oroot, glyph), gcopy);
   name_layers(gcopy);
 cut:
   xmlDocDumpMemory(out, &mem, &memlen);

@@ -1,9 +1,10 @@
 /*
-** svgview.c: the geometry of an OT-SVG glyph drawn as a whole document (its root <svg>
+** svgview.c: where an OT-SVG glyph sits.  A glyph drawn as a whole document (its root <svg>
 ** carries the glyph's id, or a one-glyph document has none): the root's viewBox, width,
 ** height and transform are resolved against the em square, as the OpenType spec and
-** Firefox do, and the root is nested in a frame librsvg draws without clipping.  Core
-** layer, used by svg.c's cut_glyph.
+** Firefox do, and the root is nested in a frame librsvg draws without clipping.  A glyph
+** that is an inner element: what it inherits from its ancestors.  Core layer, used by
+** svg.c's cut_glyph.
 */
 #include <math.h>
 #include <stdio.h>
@@ -184,4 +185,86 @@ nomem:
 done:
   if (tr) xmlFree(tr);
   return status;
+}
+
+/* ---- the context of a glyph that is an inner element ------------------------ */
+
+/* Properties an element inherits from its ancestors (SVG 1.1 / 2 painting and text). */
+static const char *const inherited[] = {
+  "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
+  "stroke-linejoin", "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "color", "visibility",
+  "clip-rule", "paint-order", "color-interpolation", "color-interpolation-filters", "image-rendering",
+  "shape-rendering", "marker", "marker-start", "marker-mid", "marker-end", "font-family", "font-size",
+  "font-style", "font-weight", "direction", NULL
+};
+
+static int is_inherited(const char *name, size_t len) {
+  int i;
+  for (i = 0; inherited[i]; i++)
+    if (strlen(inherited[i]) == len && strncmp(inherited[i], name, len) == 0) return 1;
+  return 0;
+}
+
+/* The inherited declarations of a style attribute ("fill: red; opacity: .5" -> "fill: red"),
+   malloc'ed, or NULL when none. */
+static char *inherited_style(const char *style) {
+  size_t cap = strlen(style) + 1, len = 0;
+  char *out = malloc(cap);
+  const char *p = style;
+  if (!out) return NULL;
+  while (*p) {
+    const char *end = strchr(p, ';'), *colon;
+    const char *name;
+    size_t n;
+    if (!end) end = p + strlen(p);
+    colon = memchr(p, ':', (size_t)(end - p));
+    for (name = p; name < end && (*name == ' ' || *name == '\t' || *name == '\n' || *name == '\r'); name++) {}
+    if (colon) {
+      for (n = (size_t)(colon - name); n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'); n--) {}
+      if (is_inherited(name, n)) {
+        if (len) out[len++] = ';';
+        memcpy(out + len, name, (size_t)(end - name));
+        len += (size_t)(end - name);
+      }
+    }
+    p = *end ? end + 1 : end;
+  }
+  out[len] = '\0';
+  if (!len) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+xmlNodePtr ct_svg_view_context(xmlDocPtr out, xmlNodePtr parent, xmlNodePtr glyph) {
+  xmlNodePtr chain[256], a;
+  unsigned n = 0;
+  /* the ancestors between the root and the glyph, outermost last */
+  for (a = glyph->parent; a && a->type == XML_ELEMENT_NODE && a->parent && a->parent->type == XML_ELEMENT_NODE;
+       a = a->parent)
+    if (n < sizeof chain / sizeof chain[0]) chain[n++] = a;
+  while (n-- > 0) {
+    xmlAttrPtr at;
+    xmlNodePtr g = NULL;
+    for (at = chain[n]->properties; at; at = at->next) {
+      const char *name = (const char *)at->name;
+      xmlChar *v;
+      char *style = NULL;
+      if (!(is_inherited(name, strlen(name)) || strcmp(name, "style") == 0) || at->ns) continue;
+      if (!(v = xmlNodeGetContent((xmlNodePtr)at))) continue;
+      if (strcmp(name, "style") != 0 || (style = inherited_style((const char *)v))) {
+        if (!g && !(g = xmlNewDocNode(out, NULL, (const xmlChar *)"g", NULL))) {
+          free(style);
+          xmlFree(v);
+          return parent;
+        }
+        xmlSetProp(g, at->name, style ? (const xmlChar *)style : v);
+      }
+      free(style);
+      xmlFree(v);
+    }
+    if (g) parent = xmlAddChild(parent, g);
+  }
+  return parent;
 }

@@ -555,6 +555,13 @@ def ct_svg_layouts_glyphs():
     add(0xE610, "root_percent", "root id, a rect in percentages (of the em: 10% .. 60%)",
         one(lambda g: '<svg id="glyph%d" %s><rect x="10%%" y="-60%%" width="50%%" height="50%%" '
             'fill="#8020c0"/></svg>\n' % (g, SVG_NS)))
+    add(0xE611, "inner_inherits", "inner <g id> inside groups: it inherits their fill and stroke, "
+        "not their transform or opacity (Firefox)",
+        one(lambda g: '<svg %s><g fill="#20a040" stroke="#2040e0" stroke-width="%s" opacity="0.3" '
+            'transform="translate(%s 0)"><g style="stroke-linejoin: round; opacity: 0.5; fill: #e02020">'
+            '<g id="glyph%d">%s<circle cx="%s" cy="-%s" r="%s" fill="#f0c000"/></g></g></g></svg>\n'
+            % (SVG_NS, em(60), em(3000), g, '<rect x="%s" y="-%s" width="%s" height="%s"/>'
+               % (em(100), em(650), em(600), em(600)), em(400), em(350), em(150))))
     return G
 
 
