@@ -120,17 +120,22 @@ return {
     px = draw(0xE60E, nil, layouts)         -- shared <defs>: the star, never the black square
     eq(px(400, -350), "#2040E0"); eq(px(80, -670), "#FFFFFF")
   end },
-  { "a root-id glyph has its children as layers", function()
-    local t = layouts:paint(layouts:glyph(0xE600), { format = "svg" })
-    eq(#t.layers, 2)
-    t.layers = { t.layers[2] }              -- the disc without the square
-    local c = ct.canvas { width = 120, height = 150 }
-    c:background("#ffffff")
-    c:paint(t, { font = layouts, size = 100, x = 10, y = 120 })
-    local path = tmpname(".png")
-    assert(c:write(path))
-    local function px(fx, fy) return ("#%02X%02X%02X"):format(ct.read_png_pixel(path, math.floor(10 + fx / 10), math.floor(120 + fy / 10))) end
+  { "a root-id glyph has its children as layers, drawn through the root's viewBox", function()
+    local function second_layer(cp)         -- the glyph with its second layer alone
+      local t = layouts:paint(layouts:glyph(cp), { format = "svg" })
+      eq(#t.layers, 2)
+      t.layers = { t.layers[2] }
+      local c = ct.canvas { width = 120, height = 150 }
+      c:background("#ffffff")
+      c:paint(t, { font = layouts, size = 100, x = 10, y = 120 })
+      local path = tmpname(".png")
+      assert(c:write(path))
+      return function(fx, fy) return ("#%02X%02X%02X"):format(ct.read_png_pixel(path, math.floor(10 + fx / 10), math.floor(120 + fy / 10))) end
+    end
+    local px = second_layer(0xE600)         -- the disc without the square
     eq(px(80, -670), "#FFFFFF"); eq(px(400, -350), "#2040E0")
+    px = second_layer(0xE603)               -- viewBox 0 0 200 100: the disc at (400, -175)
+    eq(px(400, -175), "#F0C000"); eq(px(400, -350), "#FFFFFF"); eq(px(80, -100), "#FFFFFF")
   end },
   { "hostile root geometry: drawn when ignorable, else nothing, one warning each", function()
     local got = {}
