@@ -43,8 +43,6 @@ struct ct_svg_glyph {
   char     *source;        /* the glyph's own small document, palette variables intact */
   size_t    len;
   int       has_vars;      /* var(), currentColor or context-* appear: substitute at draw */
-  int       widened;       /* drawn in the frame 3 em around the em square, see cut_glyph */
-  int       whole;         /* the whole document is the glyph: its root has the id, or it has none */
   int       empty;         /* nothing to draw (a zero or absurd viewBox, see svgview.c) */
   unsigned  nlayers;       /* drawable children of the glyph element, each with an id */
   char    **layer_ids;
@@ -737,7 +735,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   unsigned i, done = 0;
   xmlChar *mem = NULL;
   int memlen = 0;
-  int widened = 0, whole, view = CT_SVG_VIEW_OK;
+  int whole, view = CT_SVG_VIEW_OK;
   unsigned elements;
   ct_svg_glyph_t *g = NULL;
 
@@ -754,35 +752,18 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   ids.seen = xmlHashCreate(64);
   out = xmlNewDoc((const xmlChar *)"1.0");
   if (!out) goto nomem;
-  if (whole) {
-    /* the root <svg> with everything in it, on the em square (svgview.c) */
+  if (whole) {   /* the root <svg> with everything in it */
     oroot = xmlDocCopyNode(root, out, 1);
     if (!oroot) goto nomem;
     xmlDocSetRootElement(out, oroot);
-    view = ct_svg_view_frame(out, oroot, font->upem, note, notelen);
-    if (view == CT_SVG_VIEW_ERROR) goto nomem;
-    widened = 1;
     if (glyph) gcopy = oroot;   /* a root with the id: its children are the layers */
-    name_layers(gcopy);
-    goto cut;
+    goto frame;
   }
   oroot = xmlDocCopyNode(root, out, 2);   /* the <svg> with its attributes and namespaces */
   if (!oroot) goto nomem;
   xmlDocSetRootElement(out, oroot);
-  view = ct_svg_view_check(oroot, font->upem, note, notelen);
-  if (!xmlHasProp(oroot, (const xmlChar *)"viewBox") && !xmlHasProp(oroot, (const xmlChar *)"width") &&
-      !xmlHasProp(oroot, (const xmlChar *)"height")) {
-    /* librsvg sizes the offscreen surfaces of groups (opacity, masks, filters, blend modes)
-       to the viewport, and the em square below the baseline (0..upem) misses a glyph, which
-       sits at negative y: such groups vanished.  A viewBox equal to the viewport drawn
-       into (ct_svg_render) keeps the coordinates and widens the viewport to 3 em around
-       the em square: x -1..2 em, y -2..1 em. */
-    char vb[96];
-    snprintf(vb, sizeof vb, "%d %d %u %u", -(int)font->upem, -2 * (int)font->upem, 3 * font->upem,
-             3 * font->upem);
-    xmlSetProp(oroot, (const xmlChar *)"viewBox", (const xmlChar *)vb);
-    widened = 1;
-  }
+  /* for an inner glyph the root's transform is an ancestor's: not applied (Firefox) */
+  xmlUnsetProp(oroot, (const xmlChar *)"transform");
   for (c = root->children; c; c = c->next)   /* style sheets apply document-wide */
     if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, (const xmlChar *)"style") == 0)
       xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
@@ -811,8 +792,11 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
      drawable children are its layers */
   gcopy = xmlDocCopyNode(glyph, out, 1);
   xmlAddChild(ct_svg_view_context(out, oroot, glyph), gcopy);
+frame:
+  /* the root on the em square, unclipped, in the frame ct_svg_render draws (svgview.c) */
+  view = ct_svg_view_frame(out, oroot, font->upem, note, notelen);
+  if (view == CT_SVG_VIEW_ERROR) goto nomem;
   name_layers(gcopy);
-cut:
   xmlDocDumpMemory(out, &mem, &memlen);
   if (!mem) goto nomem;
   g = calloc(1, sizeof *g);
@@ -827,8 +811,6 @@ cut:
   g->ref = 1;
   g->gid = gid;
   g->upem = font->upem;
-  g->widened = widened;
-  g->whole = whole;
   g->empty = view == CT_SVG_VIEW_EMPTY;
   g->has_vars = has_palette_refs(g->source) != 0;
   g->duration = ct_smil_duration(xmlDocGetRootElement(out), &g->nanims);
@@ -1099,30 +1081,33 @@ int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, int lay
   RsvgHandle *h;
   RsvgRectangle viewport;
   GError *err = NULL;
-  char id[32];
+  cairo_matrix_t m;
+  const char *sub;   /* the element drawn */
+  int doc_up;
   gboolean ok;
   if (g->empty) return 1;   /* a zero or absurd viewBox: nothing, as in Firefox */
   if (!font->svg || !(h = handle_for(font->svg, g, pal, time))) return 0;
-  viewport.x = 0;
-  viewport.y = 0;
-  viewport.width = g->upem;   /* a viewBox maps onto the em square */
-  viewport.height = g->upem;
-  if (g->widened) {   /* the viewBox cut_glyph added: the same box, so coordinates stay */
-    viewport.x = -(double)g->upem;
-    viewport.y = -2.0 * g->upem;
-    viewport.width = 3.0 * g->upem;
-    viewport.height = 3.0 * g->upem;
-  }
-  snprintf(id, sizeof id, "#glyph%u", g->gid);
-  cairo_save(cr);
-  cairo_scale(cr, 1, -1);
+  /* the frame of svgview.c, drawn into the same rectangle: the document's units are the
+     font's */
+  viewport.x = -(double)g->upem;
+  viewport.y = -2.0 * g->upem;
+  viewport.width = 3.0 * g->upem;
+  viewport.height = 4.0 * g->upem;
+  /* librsvg 2.54 fails a group with opacity, a mask or a filter ("InvalidSize": it
+     vanished) when the matrix flips y.  The font's y is up and SVG's down: on a target
+     whose y is down (pages, raster sprites) the matrix is flipped here; on one whose y is
+     up (the font-unit recordings of PDF and SVG output) the document is (CT_SVG_FRAME_UP).
+     Layers, drawn one by one, always flip the matrix. */
+  cairo_get_matrix(cr, &m);
+  doc_up = layer < 0 && m.yy > 0;
   if (layer >= 0) {
-    const char *lid = (unsigned)layer < g->nlayers ? g->layer_ids[layer] : NULL;
-    ok = lid && rsvg_handle_render_layer(h, cr, lid, &viewport, &err);
+    if (!(sub = (unsigned)layer < g->nlayers ? g->layer_ids[layer] : NULL)) return 0;
   } else {
-    ok = !g->whole && rsvg_handle_has_sub(h, id) ? rsvg_handle_render_layer(h, cr, id, &viewport, &err)
-                                                 : rsvg_handle_render_document(h, cr, &viewport, &err);
+    sub = doc_up ? CT_SVG_FRAME_UP : CT_SVG_FRAME_DOWN;
   }
+  cairo_save(cr);
+  if (!doc_up) cairo_scale(cr, 1, -1);
+  ok = rsvg_handle_render_layer(h, cr, sub, &viewport, &err);
   cairo_restore(cr);
   if (err) g_error_free(err);
   return ok != 0;

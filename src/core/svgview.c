@@ -1,10 +1,9 @@
 /*
-** svgview.c: where an OT-SVG glyph sits.  A glyph drawn as a whole document (its root <svg>
-** carries the glyph's id, or a one-glyph document has none): the root's viewBox, width,
-** height and transform are resolved against the em square, as the OpenType spec and
-** Firefox do, and the root is nested in a frame librsvg draws without clipping.  A glyph
-** that is an inner element: what it inherits from its ancestors.  Core layer, used by
-** svg.c's cut_glyph.
+** svgview.c: where an OT-SVG glyph sits.  The root <svg> of the glyph's document (all of
+** it when the root is the glyph, else the glyph's cut-out): its viewBox, width, height and
+** transform are resolved against the em square, as the OpenType spec and Firefox do, and it
+** is nested in a frame librsvg draws without clipping.  A glyph that is an inner element:
+** what it inherits from its ancestors.  Core layer, used by svg.c's cut_glyph.
 */
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +92,9 @@ static int aspect_ok(const char *s) {
   return i + 1 == n && (strcmp(w[i], "meet") == 0 || strcmp(w[i], "slice") == 0);
 }
 
-int ct_svg_view_check(xmlNodePtr root, unsigned upem, char *note, size_t notelen) {
+/* The checks of the root's viewBox and preserveAspectRatio: an invalid one is removed, a
+   zero or absurd viewBox gives CT_SVG_VIEW_EMPTY. */
+static int view_check(xmlNodePtr root, unsigned upem, char *note, size_t notelen) {
   xmlChar *a;
   double v[4];
   int status = CT_SVG_VIEW_OK;
@@ -127,13 +128,13 @@ int ct_svg_view_check(xmlNodePtr root, unsigned upem, char *note, size_t notelen
 }
 
 int ct_svg_view_frame(xmlDocPtr out, xmlNodePtr root, unsigned upem, char *note, size_t notelen) {
-  xmlNodePtr frame, parent;
+  xmlNodePtr frame, parent, up, use;
   xmlChar *tr = NULL;
   double w = 0, h = 0;
   int status, has_w, has_h;
   char buf[160];
 
-  if ((status = ct_svg_view_check(root, upem, note, notelen)) != CT_SVG_VIEW_OK) return status;
+  if ((status = view_check(root, upem, note, notelen)) != CT_SVG_VIEW_OK) return status;
   has_w = length_attr(root, "width", &w);
   has_h = length_attr(root, "height", &h);
   if (!xmlHasProp(root, (const xmlChar *)"viewBox") && (has_w || has_h)) {
@@ -156,19 +157,33 @@ int ct_svg_view_frame(xmlDocPtr out, xmlNodePtr root, unsigned upem, char *note,
   set_num(root, "width", upem);
   set_num(root, "height", upem);
   xmlSetProp(root, (const xmlChar *)"overflow", (const xmlChar *)"visible");
-  /* the frame: 3 em around the em square (x -1..2 em, y -2..1 em), drawn into the same
-     rectangle (ct_svg_render) so that its coordinates are the font's; librsvg sizes the
-     offscreen surfaces of groups (opacity, masks, filters) to it */
+  /* the frame: x -1..2 em, y -2..2 em around the em square, drawn into the same rectangle
+     (ct_svg_render) so that its coordinates are the font's; librsvg sizes the offscreen
+     surfaces of groups (opacity, masks, filters) to it.  CT_SVG_FRAME_DOWN holds the glyph
+     (y down, above the baseline at y -2..0 em), CT_SVG_FRAME_UP the same flipped (y up, at
+     y 0..2 em): librsvg fails such groups ("InvalidSize") under a matrix that flips y, so
+     ct_svg_render flips either the matrix or, for targets whose y is up already, the
+     document. */
   frame = xmlNewDocNode(out, NULL, (const xmlChar *)"svg", NULL);
   if (!frame) goto nomem;
   xmlSetNs(frame, xmlNewNs(frame, (const xmlChar *)"http://www.w3.org/2000/svg", NULL));
-  snprintf(buf, sizeof buf, "%d %d %u %u", -(int)upem, -2 * (int)upem, 3 * upem, 3 * upem);
+  snprintf(buf, sizeof buf, "%d %d %u %u", -(int)upem, -2 * (int)upem, 3 * upem, 4 * upem);
   xmlSetProp(frame, (const xmlChar *)"viewBox", (const xmlChar *)buf);
   xmlDocSetRootElement(out, frame);   /* `root` is unlinked from the document */
-  parent = frame;
+  parent = xmlNewChild(frame, NULL, (const xmlChar *)"g", NULL);
+  up = xmlNewChild(frame, NULL, (const xmlChar *)"g", NULL);
+  use = up ? xmlNewChild(up, NULL, (const xmlChar *)"use", NULL) : NULL;
+  if (!parent || !use) {
+    xmlAddChild(frame, root);   /* freed with `out` */
+    goto nomem;
+  }
+  xmlSetProp(parent, (const xmlChar *)"id", (const xmlChar *)CT_SVG_FRAME_DOWN + 1);
+  xmlSetProp(up, (const xmlChar *)"id", (const xmlChar *)CT_SVG_FRAME_UP + 1);
+  xmlSetProp(up, (const xmlChar *)"transform", (const xmlChar *)"scale(1 -1)");
+  xmlSetProp(use, (const xmlChar *)"href", (const xmlChar *)CT_SVG_FRAME_DOWN);
   if ((tr = xmlGetProp(root, (const xmlChar *)"transform"))) {
     /* SVG 2's transform on <svg> (Firefox draws it; librsvg 2.54 does not): on a group */
-    xmlNodePtr g = xmlNewChild(frame, NULL, (const xmlChar *)"g", NULL);
+    xmlNodePtr g = xmlNewChild(parent, NULL, (const xmlChar *)"g", NULL);
     if (!g) {
       xmlAddChild(frame, root);   /* freed with `out` */
       goto nomem;

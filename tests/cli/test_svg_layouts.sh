@@ -16,7 +16,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "svg-layouts: FAIL: $*"; }
 
-LAYOUTS=U+E600,U+E601,U+E602,U+E603,U+E604,U+E605,U+E606,U+E607,U+E608,U+E609,U+E60A,U+E60B,U+E60C,U+E60D,U+E60E,U+E60F,U+E610,U+E611
+LAYOUTS=U+E600,U+E601,U+E602,U+E603,U+E604,U+E605,U+E606,U+E607,U+E608,U+E609,U+E60A,U+E60B,U+E60C,U+E60D,U+E60E,U+E60F,U+E610,U+E611,U+E612
 HOSTILE=U+E260,U+E261,U+E262,U+E263,U+E264,U+E265,U+E266,U+E267,U+E268,U+E269,U+E26A,U+E26B,U+E26C
 
 # the layouts draw without a warning, and not as the plain outlines

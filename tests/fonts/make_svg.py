@@ -562,6 +562,10 @@ def ct_svg_layouts_glyphs():
             '<g id="glyph%d">%s<circle cx="%s" cy="-%s" r="%s" fill="#f0c000"/></g></g></g></svg>\n'
             % (SVG_NS, em(60), em(3000), g, '<rect x="%s" y="-%s" width="%s" height="%s"/>'
                % (em(100), em(650), em(600), em(600)), em(400), em(350), em(150))))
+    add(0xE612, "inner_viewbox_opacity", 'inner <g id> with a <g opacity=0.5> (an offscreen group), root viewBox="0 0 2048 2048"',
+        one(lambda g: '<svg %s viewBox="0 0 %d %d"><g id="glyph%d">%s<g opacity="0.5">%s</g></g></svg>\n'
+            % (SVG_NS, LAYOUT_UPEM, LAYOUT_UPEM, g, sq(50, -700, 750, 0, "#20a040"),
+               disc(400, -350, 300, "#e02020"))))
     return G
 
 

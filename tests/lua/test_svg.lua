@@ -137,6 +137,27 @@ return {
     px = second_layer(0xE603)               -- viewBox 0 0 200 100: the disc at (400, -175)
     eq(px(400, -175), "#F0C000"); eq(px(400, -350), "#FFFFFF"); eq(px(80, -100), "#FFFFFF")
   end },
+  { "groups with opacity stay in PNG and PDF (root id, and inner glyph with a root viewBox)", function()
+    local c = ct.canvas { width = 230, height = 150 }
+    c:background("#ffffff")
+    c:text { "\u{E608}\u{E612}", font = layouts, size = 100, x = 10, y = 120, format = "svg" }
+    local png, pdf = tmpname(".png"), tmpname(".pdf")
+    assert(c:write(png)); assert(c:write(pdf))
+    local p = assert(io.popen("pdftoppm -r 72 -png -singlefile " .. pdf .. " " .. pdf:gsub("%.pdf$", "-r") .. " 2>&1"))
+    local out = p:read("a")
+    assert(p:close(), "pdftoppm: " .. out)
+    local r = pdf:gsub("%.pdf$", "-r.png")
+    for _, file in ipairs { png, r } do   -- disc centers: blue over red, red over green, at 50 %
+      for _, want in ipairs { { 50, 0x80, 0x30, 0x80 }, { 130, 0x80, 0x60, 0x30 } } do
+        local got = { ct.read_png_pixel(file, want[1], 85) }   -- (400, -350) of each glyph
+        for i = 1, 3 do
+          assert(math.abs(got[i] - want[i + 1]) <= 2, ("%s: the disc at x %d is #%02X%02X%02X"):format(file,
+            want[1], got[1], got[2], got[3]))
+        end
+      end
+    end
+    os.remove(r)
+  end },
   { "hostile root geometry: drawn when ignorable, else nothing, one warning each", function()
     local got = {}
     local prev = ct.on_warning(function(m) got[#got + 1] = m end)
