@@ -27,6 +27,7 @@ done
 run sh tests/render/run.sh
 run sh tests/cli/test_cli.sh
 run sh tests/cli/test_svg.sh
+run sh tests/cli/test_svg_layouts.sh
 run sh tests/cli/test_sandbox.sh
 run sh tests/cli/test_batch.sh
 run sh tests/cli/test_print.sh

@@ -17,6 +17,7 @@ run "$B/chromatype" view tests/fonts/twemoji-colr0.woff2 --unicodes=U+1F308,U+26
 run "$B/chromatype" view tests/fonts/ct-colr0.woff2 ABCD --font-palette=dark -o "$T/a.pdf"
 run "$B/chromatype" view tests/fonts/ct-colr0.ttf ABCD --custom-palette=0=00FF00FF -o "$T/a.svg"
 run "$B/chromatype" info --json tests/fonts/ct-collection.ttc --face-index 1
+run "$B/chromatype" view tests/fonts/ct-svg-layouts.ttf --unicodes=U+E600,U+E608,U+E60A,U+E611,U+E612 -o "$T/l.pdf"
 run "$B/chromatype" view tests/fonts/hostile-svg.ttf --unicodes=U+E200,U+E201,U+E202,U+E203,U+E204,U+E205,U+E206,U+E207,U+E208,U+E209,U+E20A,U+E20B,U+E20C,U+E20D,U+E20E,U+E20F,U+E210,U+E211 -o "$T/h.png"
 run "$B/chromatype" view tests/fonts/ct-svg.ttf --unicodes=U+E100,U+E101,U+E105,U+E107,U+E108,U+E109,U+E10C,U+E10D --font-palette=1 -o "$T/s.pdf"
 run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E000,U+E013,U+E029,U+E045 -o "$T/c.pdf"

@@ -100,6 +100,13 @@
 #ifndef CT_MAX_SVG_DEPTH
 #define CT_MAX_SVG_DEPTH 200u
 #endif
+/* Elements of one glyph as librsvg gets it (the glyph element and what it references, or
+   the whole document when its root is the glyph): librsvg holds some 4 KB per element, so
+   a glyph of a million (a document within CT_MAX_SVG_ELEMENTS) would take 4 GB; the
+   largest emoji glyphs have a few thousand. */
+#ifndef CT_MAX_SVG_GLYPH_ELEMENTS
+#define CT_MAX_SVG_GLYPH_ELEMENTS 50000u
+#endif
 
 /* SMIL animation kept in SVG glyph documents (smil.c): animation elements per document
    (more are removed), the largest time in seconds (dur, each begin and end offset,

@@ -33,6 +33,7 @@ typedef struct {
   xmlDocPtr       doc;     /* sanitized; NULL when the document was refused */
   xmlHashTablePtr ids;     /* id -> element, for cutting glyphs out without scans */
   char           *error;   /* why it was refused */
+  unsigned        glyphs;  /* how many glyph ids the SVG table points at it */
 } svg_doc_t;
 
 struct ct_svg_glyph {
@@ -42,7 +43,7 @@ struct ct_svg_glyph {
   char     *source;        /* the glyph's own small document, palette variables intact */
   size_t    len;
   int       has_vars;      /* var(), currentColor or context-* appear: substitute at draw */
-  int       widened;       /* the root had no viewBox, width or height: one was added, see cut_glyph */
+  int       empty;         /* nothing to draw (a zero or absurd viewBox, see svgview.c) */
   unsigned  nlayers;       /* drawable children of the glyph element, each with an id */
   char    **layer_ids;
   unsigned  nanims;        /* SMIL animation elements in `source` (0: a static glyph) */
@@ -570,6 +571,8 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
   doc = &t->docs[t->ndocs++];
   memset(doc, 0, sizeof *doc);
   doc->offset = e->offset;
+  for (i = 0; i < t->count; i++)   /* entries may share a document: a glyph range each */
+    if (t->entries[i].offset == e->offset) doc->glyphs += t->entries[i].end - t->entries[i].start + 1u;
 
   memset(&s, 0, sizeof s);
   if (!(x = parse_safe(t->d + e->offset, e->length, "glyph.svg", &s, why, sizeof why))) {
@@ -674,10 +677,57 @@ static int has_palette_refs(const char *s) {
          strstr(s, "context-stroke");
 }
 
-/* The glyph element (or the whole document when it has none), the <style> sheets, and
-   the closure of what it references, as a small standalone document. */
-static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, char *why, size_t whylen) {
-  xmlNodePtr root = xmlDocGetRootElement(doc->doc), glyph, c;
+/* Elements in `node` and below, counting no further than `cap` + 1. */
+static unsigned count_elements(xmlNodePtr node, unsigned cap) {
+  unsigned n = 0;
+  xmlNodePtr c;
+  if (node->type != XML_ELEMENT_NODE) return 0;
+  n = 1;
+  for (c = node->children; c && n <= cap; c = c->next) n += count_elements(c, cap - n + 1);
+  return n;
+}
+
+/* Gives each drawable child of the glyph element (its copy in the cut document) an id to
+   draw it by, as a layer. */
+static void name_layers(xmlNodePtr glyph) {
+  xmlNodePtr c;
+  unsigned k = 0;
+  for (c = glyph ? glyph->children : NULL; c; c = c->next)
+    if (is_drawable(c) && !xmlHasProp(c, (const xmlChar *)"id")) {
+      char lid[32];
+      snprintf(lid, sizeof lid, "ct-layer-%u", k++);
+      xmlSetProp(c, (const xmlChar *)"id", (const xmlChar *)lid);
+    } else if (is_drawable(c)) {
+      k++;
+    }
+}
+
+/* The layer ids, in order, into g->layer_ids ("#id"). */
+static void record_layers(ct_svg_glyph_t *g, xmlNodePtr glyph) {
+  xmlNodePtr k;
+  unsigned n = 0;
+  for (k = glyph->children; k; k = k->next) n += is_drawable(k);
+  if (!n || !(g->layer_ids = calloc(n, sizeof *g->layer_ids))) return;
+  for (k = glyph->children; k; k = k->next)
+    if (is_drawable(k)) {
+      xmlChar *v = xmlGetProp(k, (const xmlChar *)"id");
+      if (v) {
+        g->layer_ids[g->nlayers] = malloc(strlen((const char *)v) + 2);
+        if (g->layer_ids[g->nlayers]) sprintf(g->layer_ids[g->nlayers], "#%s", (const char *)v);
+        xmlFree(v);
+      }
+      g->nlayers++;
+    }
+}
+
+/* The glyph element with the <style> sheets and the closure of what it references, as a
+   small standalone document; or the whole document when the glyph is its root <svg> or
+   (a document for one glyph) it has no element with the glyph's id.  Returns NULL with
+   `why` filled when there is no glyph (then the outline is drawn); `note` receives what
+   was ignored in the root's geometry ("" if nothing), for a warning. */
+static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, char *why, size_t whylen,
+                                 char *note, size_t notelen) {
+  xmlNodePtr root = xmlDocGetRootElement(doc->doc), glyph, c, gcopy = NULL;
   xmlDocPtr out = NULL;
   xmlNodePtr oroot;
   idset_t ids = { NULL, 0, 0, NULL };
@@ -685,70 +735,68 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   unsigned i, done = 0;
   xmlChar *mem = NULL;
   int memlen = 0;
-  int widened = 0;
+  int whole, view = CT_SVG_VIEW_OK;
+  unsigned elements;
   ct_svg_glyph_t *g = NULL;
 
+  if (notelen) note[0] = '\0';
   snprintf(id, sizeof id, "glyph%u", gid);
   glyph = find_id(doc->ids, id);
+  if (!glyph && doc->glyphs > 1) {   /* drawing a document of several glyphs whole would draw them all */
+    snprintf(why, whylen, "its document (shared by %u glyphs) has no element with id=\"%s\"", doc->glyphs, id);
+    return NULL;
+  }
+  whole = !glyph || glyph == root;
+  elements = count_elements(whole ? root : glyph, CT_MAX_SVG_GLYPH_ELEMENTS);
+  if (elements > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
   ids.seen = xmlHashCreate(64);
   out = xmlNewDoc((const xmlChar *)"1.0");
   if (!out) goto nomem;
+  if (whole) {   /* the root <svg> with everything in it */
+    oroot = xmlDocCopyNode(root, out, 1);
+    if (!oroot) goto nomem;
+    xmlDocSetRootElement(out, oroot);
+    if (glyph) gcopy = oroot;   /* a root with the id: its children are the layers */
+    goto frame;
+  }
   oroot = xmlDocCopyNode(root, out, 2);   /* the <svg> with its attributes and namespaces */
   if (!oroot) goto nomem;
   xmlDocSetRootElement(out, oroot);
-  if (!xmlHasProp(oroot, (const xmlChar *)"viewBox") && !xmlHasProp(oroot, (const xmlChar *)"width") &&
-      !xmlHasProp(oroot, (const xmlChar *)"height")) {
-    /* librsvg sizes the offscreen surfaces of groups (opacity, masks, filters, blend modes)
-       to the viewport, and the em square below the baseline (0..upem) misses a glyph, which
-       sits at negative y: such groups vanished.  A viewBox equal to the viewport drawn
-       into (ct_svg_render) keeps the coordinates and widens the viewport to 3 em around
-       the em square: x -1..2 em, y -2..1 em. */
-    char vb[96];
-    snprintf(vb, sizeof vb, "%d %d %u %u", -(int)font->upem, -2 * (int)font->upem, 3 * font->upem,
-             3 * font->upem);
-    xmlSetProp(oroot, (const xmlChar *)"viewBox", (const xmlChar *)vb);
-    widened = 1;
-  }
-  if (!glyph) {   /* a document for one glyph may lack the id: draw all of it */
-    for (c = root->children; c; c = c->next) xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
-  } else {
-    for (c = root->children; c; c = c->next)   /* style sheets apply document-wide */
-      if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, (const xmlChar *)"style") == 0)
-        xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
-    collect_refs(glyph, &ids);
-    {
-      /* the referenced elements, and what they reference, under one <defs> */
-      xmlNodePtr defs = xmlNewChild(oroot, NULL, (const xmlChar *)"defs", NULL);
-      while (done < ids.n) {
-        xmlNodePtr ref = find_id(doc->ids, ids.ids[done++]);
-        if (!ref || ref == glyph) continue;
-        {
-          /* skip one inside the glyph or inside one already copied */
-          xmlNodePtr up;
-          int inside = 0;
-          for (up = ref->parent; up; up = up->parent)
-            if (up == glyph) { inside = 1; break; }
-          if (inside) continue;
-        }
-        xmlAddChild(defs, xmlDocCopyNode(ref, out, 1));
-        collect_refs(ref, &ids);
+  /* for an inner glyph the root's transform is an ancestor's: not applied (Firefox) */
+  xmlUnsetProp(oroot, (const xmlChar *)"transform");
+  for (c = root->children; c; c = c->next)   /* style sheets apply document-wide */
+    if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, (const xmlChar *)"style") == 0)
+      xmlAddChild(oroot, xmlDocCopyNode(c, out, 1));
+  collect_refs(glyph, &ids);
+  {
+    /* the referenced elements, and what they reference, under one <defs> */
+    xmlNodePtr defs = xmlNewChild(oroot, NULL, (const xmlChar *)"defs", NULL);
+    while (done < ids.n) {
+      xmlNodePtr ref = find_id(doc->ids, ids.ids[done++]);
+      if (!ref || ref == glyph) continue;
+      {
+        /* skip one inside the glyph or inside one already copied */
+        xmlNodePtr up;
+        int inside = 0;
+        for (up = ref->parent; up; up = up->parent)
+          if (up == glyph) { inside = 1; break; }
+        if (inside) continue;
       }
-    }
-    {
-      /* the glyph's drawable children are its layers: each gets an id to draw it by */
-      xmlNodePtr copy = xmlDocCopyNode(glyph, out, 1);
-      unsigned k = 0;
-      xmlAddChild(oroot, copy);
-      for (c = copy ? copy->children : NULL; c; c = c->next)
-        if (is_drawable(c) && !xmlHasProp(c, (const xmlChar *)"id")) {
-          char lid[32];
-          snprintf(lid, sizeof lid, "ct-layer-%u", k++);
-          xmlSetProp(c, (const xmlChar *)"id", (const xmlChar *)lid);
-        } else if (is_drawable(c)) {
-          k++;
-        }
+      if ((elements += count_elements(ref, CT_MAX_SVG_GLYPH_ELEMENTS)) > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
+      xmlAddChild(defs, xmlDocCopyNode(ref, out, 1));
+      collect_refs(ref, &ids);
     }
   }
+  /* the glyph, under groups with what it inherits from its ancestors (their fill, stroke,
+     color...: Firefox draws it so; their transforms and effects do not apply); its
+     drawable children are its layers */
+  gcopy = xmlDocCopyNode(glyph, out, 1);
+  xmlAddChild(ct_svg_view_context(out, oroot, glyph), gcopy);
+frame:
+  /* the root on the em square, unclipped, in the frame ct_svg_render draws (svgview.c) */
+  view = ct_svg_view_frame(out, oroot, font->upem, note, notelen);
+  if (view == CT_SVG_VIEW_ERROR) goto nomem;
+  name_layers(gcopy);
   xmlDocDumpMemory(out, &mem, &memlen);
   if (!mem) goto nomem;
   g = calloc(1, sizeof *g);
@@ -763,30 +811,14 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   g->ref = 1;
   g->gid = gid;
   g->upem = font->upem;
-  g->widened = widened;
+  g->empty = view == CT_SVG_VIEW_EMPTY;
   g->has_vars = has_palette_refs(g->source) != 0;
   g->duration = ct_smil_duration(xmlDocGetRootElement(out), &g->nanims);
-  {
-    /* record the layer ids in order, from the copy in `out` */
-    xmlNodePtr gl = NULL, k;
-    unsigned n = 0;
-    for (k = xmlDocGetRootElement(out)->children; k; k = k->next) gl = k;   /* the glyph: last child */
-    if (glyph && gl) {
-      for (k = gl->children; k; k = k->next) n += is_drawable(k);
-      if (n && (g->layer_ids = calloc(n, sizeof *g->layer_ids))) {
-        for (k = gl->children; k; k = k->next)
-          if (is_drawable(k)) {
-            xmlChar *v = xmlGetProp(k, (const xmlChar *)"id");
-            if (v) {
-              g->layer_ids[g->nlayers] = malloc(strlen((const char *)v) + 2);
-              if (g->layer_ids[g->nlayers]) sprintf(g->layer_ids[g->nlayers], "#%s", (const char *)v);
-              xmlFree(v);
-            }
-            g->nlayers++;
-          }
-      }
-    }
-  }
+  if (gcopy) record_layers(g, gcopy);
+  goto done;
+too_big:
+  snprintf(why, whylen, "more than %u elements in the glyph%s", CT_MAX_SVG_GLYPH_ELEMENTS,
+           whole ? " (its root <svg> is the glyph: the whole document)" : " and what it references");
   goto done;
 nomem:
   snprintf(why, whylen, "out of memory");
@@ -836,9 +868,10 @@ unsigned ct_font_get_svg_animation(ct_font_t *font, int gid, double *duration) {
   if (!font->svg && !(font->svg = table_load(font))) return 0;
   if (gid >= 0) {
     svg_doc_t *doc = doc_for(font, (unsigned)gid);
-    char why[256];
+    char why[256], note[256];
     ct_svg_glyph_t *g;
-    if (!doc || !doc->doc || !(g = cut_glyph(font, doc, (unsigned)gid, why, sizeof why))) return 0;
+    if (!doc || !doc->doc || !(g = cut_glyph(font, doc, (unsigned)gid, why, sizeof why, note, sizeof note)))
+      return 0;
     count = g->nanims;
     d = g->duration;
     ct_svg_glyph_destroy(g);
@@ -867,7 +900,7 @@ ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
   svg_doc_t *doc;
   ct_svg_glyph_t *g;
   ct_paint_t *p;
-  char why[256] = "", msg[600];
+  char why[256] = "", note[256] = "", msg[600];
 
   if (!(doc = doc_for(font, gid))) return NULL;
   if (!doc->doc) {
@@ -876,10 +909,14 @@ ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid) {
     ct_font_add_warning(font, msg);
     return NULL;
   }
-  if (!(g = cut_glyph(font, doc, gid, why, sizeof why))) {
-    snprintf(msg, sizeof msg, "%s: glyph %u: SVG glyph: %s", font->name, gid, why);
+  if (!(g = cut_glyph(font, doc, gid, why, sizeof why, note, sizeof note))) {
+    snprintf(msg, sizeof msg, "%s: glyph %u: SVG glyph: %s; drawing the plain outline", font->name, gid, why);
     ct_font_add_warning(font, msg);
     return NULL;
+  }
+  if (note[0]) {
+    snprintf(msg, sizeof msg, "%s: glyph %u: SVG root <svg>: %s", font->name, gid, note);
+    ct_font_add_warning(font, msg);
   }
   p = ct_paint_svg_create(g, -1);
   ct_svg_glyph_destroy(g);
@@ -1044,29 +1081,33 @@ int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *g, int lay
   RsvgHandle *h;
   RsvgRectangle viewport;
   GError *err = NULL;
-  char id[32];
+  cairo_matrix_t m;
+  const char *sub;   /* the element drawn */
+  int doc_up;
   gboolean ok;
+  if (g->empty) return 1;   /* a zero or absurd viewBox: nothing, as in Firefox */
   if (!font->svg || !(h = handle_for(font->svg, g, pal, time))) return 0;
-  viewport.x = 0;
-  viewport.y = 0;
-  viewport.width = g->upem;   /* a viewBox maps onto the em square */
-  viewport.height = g->upem;
-  if (g->widened) {   /* the viewBox cut_glyph added: the same box, so coordinates stay */
-    viewport.x = -(double)g->upem;
-    viewport.y = -2.0 * g->upem;
-    viewport.width = 3.0 * g->upem;
-    viewport.height = 3.0 * g->upem;
-  }
-  snprintf(id, sizeof id, "#glyph%u", g->gid);
-  cairo_save(cr);
-  cairo_scale(cr, 1, -1);
+  /* the frame of svgview.c, drawn into the same rectangle: the document's units are the
+     font's */
+  viewport.x = -(double)g->upem;
+  viewport.y = -2.0 * g->upem;
+  viewport.width = 3.0 * g->upem;
+  viewport.height = 4.0 * g->upem;
+  /* librsvg 2.54 fails a group with opacity, a mask or a filter ("InvalidSize": it
+     vanished) when the matrix flips y.  The font's y is up and SVG's down: on a target
+     whose y is down (pages, raster sprites) the matrix is flipped here; on one whose y is
+     up (the font-unit recordings of PDF and SVG output) the document is (CT_SVG_FRAME_UP).
+     Layers, drawn one by one, always flip the matrix. */
+  cairo_get_matrix(cr, &m);
+  doc_up = layer < 0 && m.yy > 0;
   if (layer >= 0) {
-    const char *lid = (unsigned)layer < g->nlayers ? g->layer_ids[layer] : NULL;
-    ok = lid && rsvg_handle_render_layer(h, cr, lid, &viewport, &err);
+    if (!(sub = (unsigned)layer < g->nlayers ? g->layer_ids[layer] : NULL)) return 0;
   } else {
-    ok = rsvg_handle_has_sub(h, id) ? rsvg_handle_render_layer(h, cr, id, &viewport, &err)
-                                    : rsvg_handle_render_document(h, cr, &viewport, &err);
+    sub = doc_up ? CT_SVG_FRAME_UP : CT_SVG_FRAME_DOWN;
   }
+  cairo_save(cr);
+  if (!doc_up) cairo_scale(cr, 1, -1);
+  ok = rsvg_handle_render_layer(h, cr, sub, &viewport, &err);
   cairo_restore(cr);
   if (err) g_error_free(err);
   return ok != 0;

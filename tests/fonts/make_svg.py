@@ -17,8 +17,13 @@ See README-svg.md in this directory for what each font contains.
 
 Files written:
   ct-svg.ttf          OT-SVG + CPAL (2 palettes x 3 entries), one glyph per feature (U+E100..)
+  ct-svg-layouts.ttf  OT-SVG, upem 2048: every layout of glyph documents (id on the root <svg>
+                      or inside, viewBox, width/height, ranges, shared <defs>, gzip) (U+E600..)
   hostile-svg.ttf     one adversarial SVG document per attack (U+E200..)
   hostile-svgz.ttf    a gzip bomb (>= 300 MiB inflated) + a normal gzipped document (U+E240..)
+  hostile-svgroot.ttf documents whose root <svg> has the glyph id, with a zero, negative,
+                      non-numeric or absurd viewBox or size, huge coordinates, 60,002
+                      elements, a range whose other glyphs have no element (U+E260..)
   ct-svg-anim.ttf     OT-SVG glyphs with SMIL animation + CPAL, one per feature (U+E500..)
   ct-sbix.ttf         sbix, PNG strikes 64 and 128 ppem (U+E300..U+E302)
   ct-cbdt.ttf         CBDT/CBLC with the same PNGs (64 ppem: image format 17 / index format 1,
@@ -210,10 +215,12 @@ def png_size(data):
 # ---------------------------------------------------------------- font skeleton
 
 
-def build_base(family, ps_family, glyphs, cmap, copyright_note):
-    """glyphs: list of (name, advance, draw function) in glyph order."""
-    fb = FontBuilder(UPEM, isTTF=True)
-    fb.setupHead(unitsPerEm=UPEM, fontRevision=1.0, created=TIMESTAMP, modified=TIMESTAMP)
+def build_base(family, ps_family, glyphs, cmap, copyright_note, upem=UPEM):
+    """glyphs: list of (name, advance, draw function) in glyph order.  upem other than
+    1000 scales the ascender and descender with it."""
+    ascender, descender = ASCENDER * upem // UPEM, DESCENDER * upem // UPEM
+    fb = FontBuilder(upem, isTTF=True)
+    fb.setupHead(unitsPerEm=upem, fontRevision=1.0, created=TIMESTAMP, modified=TIMESTAMP)
     fb.setupGlyphOrder([g[0] for g in glyphs])
     fb.setupCharacterMap(cmap)
     tt = {}
@@ -225,7 +232,7 @@ def build_base(family, ps_family, glyphs, cmap, copyright_note):
     glyf = fb.font["glyf"]
     fb.setupHorizontalMetrics({name: (adv, getattr(glyf[name], "xMin", 0))
                                for name, adv, _ in glyphs})
-    fb.setupHorizontalHeader(ascent=ASCENDER, descent=DESCENDER, lineGap=0)
+    fb.setupHorizontalHeader(ascent=ascender, descent=descender, lineGap=0)
     fb.setupNameTable(
         {
             "familyName": family,
@@ -239,8 +246,8 @@ def build_base(family, ps_family, glyphs, cmap, copyright_note):
         mac=False,
     )
     fb.setupOS2(
-        sTypoAscender=ASCENDER, sTypoDescender=DESCENDER, sTypoLineGap=0,
-        usWinAscent=ASCENDER, usWinDescent=-DESCENDER,
+        sTypoAscender=ascender, sTypoDescender=descender, sTypoLineGap=0,
+        usWinAscent=ascender, usWinDescent=-descender,
         achVendID="NONE", fsType=0,
     )
     fb.setupPost()
@@ -432,6 +439,155 @@ def build_ct_svg(expected=None, fg=None):
     for nid, label in ENTRY_LABELS:
         name.setName(label, nid, 3, 1, 0x409)
     return to_bytes(font)
+
+
+# ---------------------------------------------------------------- ct-svg-layouts.ttf
+
+LAYOUT_UPEM = 2048   # not 1000: the em square a viewBox maps onto is the font's own
+
+
+def em(v):
+    """Thousandths of an em -> font units of ct-svg-layouts.ttf (as SVG number text)."""
+    return "%g" % round(v * LAYOUT_UPEM / 1000, 3)
+
+
+def sq(x0, y0, x1, y1, fill, extra=""):
+    """A rectangle x0..x1, y0..y1 (SVG y, down), in thousandths of an em."""
+    return ('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"%s/>'
+            % (em(x0), em(y0), em(x1 - x0), em(y1 - y0), fill, extra))
+
+
+def disc(cx, cy, r, fill, extra=""):
+    return '<circle cx="%s" cy="%s" r="%s" fill="%s"%s/>' % (em(cx), em(cy), em(r), fill, extra)
+
+
+def ct_svg_layouts_glyphs():
+    """[(code point, glyph name, what, docs function or None)], glyph id = index + 2.
+    Every layout of glyph documents the OpenType spec allows, with flat colors only
+    (Firefox, the reference, ignores CPAL in SVG glyphs).  Each glyph's art stays within
+    x 0..0.8 em and 0.75 em above the baseline, so it stays inside an oracle grid cell."""
+    G = []
+
+    def add(cp, name, what, fn):
+        G.append((cp, name, what, fn))
+
+    def one(body_fn, gz_=False):
+        return lambda gid: [(gid, gid, body_fn(gid), gz_)]
+
+    add(0xE600, "root_plain", "id on the root <svg>, no viewBox: 1 unit = 1 font unit, art at negative y",
+        one(lambda g: '<svg id="glyph%d" %s>%s%s</svg>\n'
+            % (g, SVG_NS, sq(50, -700, 750, 0, "#e02020"), disc(400, -350, 200, "#2040e0"))))
+    vb_art = ('<rect x="5" y="-70" width="70" height="70" fill="%s"/>'
+              '<circle cx="40" cy="-35" r="20" fill="%s"/>')
+    add(0xE601, "root_viewbox", 'root id, viewBox="0 0 100 100": 100 units onto the em (x 20.48)',
+        one(lambda g: '<svg id="glyph%d" %s viewBox="0 0 100 100">%s</svg>\n'
+            % (g, SVG_NS, vb_art % ("#f08000", "#8020c0"))))
+    add(0xE602, "root_viewbox_shift", 'root id, viewBox="0 -100 100 100": its origin (0, -100) maps to the em\'s (0, 0), art at y -170..-100',
+        one(lambda g: '<svg id="glyph%d" %s viewBox="0 -100 100 100">'
+            '<rect x="5" y="-170" width="70" height="70" fill="#20a0a0"/>'
+            '<circle cx="40" cy="-135" r="20" fill="#e02020"/></svg>\n' % (g, SVG_NS)))
+    add(0xE603, "root_viewbox_aspect", 'root id, viewBox="0 0 200 100" (xMidYMid meet): x 10.24, 0.25 em down',
+        one(lambda g: '<svg id="glyph%d" %s viewBox="0 0 200 100">'
+            '<rect x="10" y="-120" width="140" height="70" fill="#2040e0"/>'
+            '<circle cx="80" cy="-85" r="25" fill="#f0c000"/></svg>\n' % (g, SVG_NS)))
+    add(0xE604, "root_viewbox_xminymin", 'root id, viewBox="0 0 200 100" preserveAspectRatio="xMinYMin meet"',
+        one(lambda g: '<svg id="glyph%d" %s viewBox="0 0 200 100" preserveAspectRatio="xMinYMin meet">'
+            '<rect x="10" y="-70" width="140" height="70" fill="#20a040"/>'
+            '<circle cx="80" cy="-35" r="25" fill="#e02020"/></svg>\n' % (g, SVG_NS)))
+    add(0xE605, "root_width_height", 'root id, width="100" height="100" and no viewBox: as viewBox 0 0 100 100 (Firefox)',
+        one(lambda g: '<svg id="glyph%d" %s width="100" height="100">%s</svg>\n'
+            % (g, SVG_NS, vb_art % ("#20a040", "#f0c000"))))
+    add(0xE606, "root_transform", 'root id with transform="translate(...)" (SVG 2), 0.2 em right',
+        one(lambda g: '<svg id="glyph%d" %s transform="translate(%s 0)">%s%s</svg>\n'
+            % (g, SVG_NS, em(200), sq(0, -700, 500, 0, "#8020c0"), disc(250, -350, 150, "#f0c000"))))
+    add(0xE607, "root_defs_use", "root id, <defs> with a gradient and a path, two <use> of the path",
+        one(lambda g: '<svg id="glyph%d" %s><defs>'
+            '<linearGradient id="lg" gradientUnits="userSpaceOnUse" x1="%s" y1="0" x2="%s" y2="0">'
+            '<stop offset="0" stop-color="#e02020"/><stop offset="1" stop-color="#2040e0"/></linearGradient>'
+            '<path id="dia" d="M0 -%s L%s 0 L0 %s L-%s 0 Z"/></defs>%s'
+            '<use href="#dia" x="%s" y="%s" fill="#f0c000"/>'
+            '<use xlink:href="#dia" x="%s" y="%s" fill="#20a040"/></svg>\n'
+            % (g, SVG_NS, em(50), em(750), em(150), em(150), em(150), em(150),
+               sq(50, -700, 750, -500, "url(#lg)"), em(250), em(-250), em(550), em(-250))))
+    add(0xE608, "root_opacity", "root id, a <g opacity=0.5> (an offscreen group) above the baseline",
+        one(lambda g: '<svg id="glyph%d" %s>%s<g opacity="0.5">%s</g></svg>\n'
+            % (g, SVG_NS, sq(50, -700, 750, 0, "#e02020"), disc(400, -350, 300, "#2040e0"))))
+    add(0xE609, "root_svgz", 'root id in a gzip-compressed document, viewBox="0 0 1000 1000" (x 2.048)',
+        one(lambda g: '<svg id="glyph%d" %s viewBox="0 0 1000 1000">'
+            '<rect x="50" y="-700" width="700" height="700" fill="#20a0a0"/>'
+            '<path d="M250 -200 L550 -200 L400 -550 Z" fill="#e02020"/></svg>\n' % (g, SVG_NS), True))
+
+    def ranged(gid):
+        # one document for three glyphs: the root is the first (it draws the whole
+        # document: square, disc and triangle), a <g> the second, a <path> the third
+        a, b, c = gid, gid + 1, gid + 2
+        data = ('<svg id="glyph%d" %s>%s<g id="glyph%d">%s</g>'
+                '<path id="glyph%d" d="M%s -%s L%s -%s L%s -%s Z" fill="#20a040"/></svg>\n'
+                % (a, SVG_NS, sq(50, -700, 750, 0, "#f0c000"), b, disc(400, -400, 250, "#2040e0"),
+                   c, em(150), em(100), em(650), em(100), em(400), em(600)))
+        return [(a, c, data, False)]
+
+    add(0xE60A, "range_root", "document of glyphs E60A..E60C whose root is this glyph: all of it", ranged)
+    add(0xE60B, "range_g", "same document, <g id> inside: the disc alone", None)
+    add(0xE60C, "range_path", "same document, <path id> inside: the triangle alone", None)
+    add(0xE60D, "inner_viewbox_em", 'inner <g id>, root viewBox="0 0 2048 2048" (the em square itself)',
+        one(lambda g: '<svg %s viewBox="0 0 %d %d"><g id="glyph%d">%s%s</g></svg>\n'
+            % (SVG_NS, LAYOUT_UPEM, LAYOUT_UPEM, g, sq(50, -700, 750, 0, "#2040e0"),
+               disc(400, -350, 200, "#f08000"))))
+
+    def shared(gid):
+        # one document for two glyphs with ids on inner elements, both <use> the same
+        # <defs>; a top-level black square belongs to neither and must never show
+        a, b = gid, gid + 1
+        data = ('<svg %s><defs><path id="star" d="M0 -%s L%s %s L-%s -%s L%s -%s L-%s %s Z"/>'
+                '<radialGradient id="rg" gradientUnits="userSpaceOnUse" cx="%s" cy="-%s" r="%s">'
+                '<stop offset="0" stop-color="#f0c000"/><stop offset="1" stop-color="#e02020"/>'
+                '</radialGradient></defs>%s'
+                '<g id="glyph%d"><use href="#star" x="%s" y="-%s" fill="#2040e0"/></g>'
+                '<g id="glyph%d">%s<use href="#star" x="%s" y="-%s" fill="#20a040"/></g></svg>\n'
+                % (SVG_NS, em(350), em(200), em(280), em(330), em(110), em(330), em(110), em(200), em(280),
+                   em(400), em(350), em(350), sq(50, -700, 750, 0, "#000000"),
+                   a, em(400), em(350), b, sq(50, -700, 750, 0, "url(#rg)"), em(400), em(350)))
+        return [(a, b, data, False)]
+
+    add(0xE60E, "shared_a", "document of glyphs E60E..E60F (ids on inner <g>): a <use> of a shared star", shared)
+    add(0xE60F, "shared_b", "same document: a shared radial gradient and the star", None)
+    add(0xE610, "root_percent", "root id, a rect in percentages (of the em: 10% .. 60%)",
+        one(lambda g: '<svg id="glyph%d" %s><rect x="10%%" y="-60%%" width="50%%" height="50%%" '
+            'fill="#8020c0"/></svg>\n' % (g, SVG_NS)))
+    add(0xE611, "inner_inherits", "inner <g id> inside groups: it inherits their fill and stroke, "
+        "not their transform or opacity (Firefox)",
+        one(lambda g: '<svg %s><g fill="#20a040" stroke="#2040e0" stroke-width="%s" opacity="0.3" '
+            'transform="translate(%s 0)"><g style="stroke-linejoin: round; opacity: 0.5; fill: #e02020">'
+            '<g id="glyph%d">%s<circle cx="%s" cy="-%s" r="%s" fill="#f0c000"/></g></g></g></svg>\n'
+            % (SVG_NS, em(60), em(3000), g, '<rect x="%s" y="-%s" width="%s" height="%s"/>'
+               % (em(100), em(650), em(600), em(600)), em(400), em(350), em(150))))
+    add(0xE612, "inner_viewbox_opacity", 'inner <g id> with a <g opacity=0.5> (an offscreen group), root viewBox="0 0 2048 2048"',
+        one(lambda g: '<svg %s viewBox="0 0 %d %d"><g id="glyph%d">%s<g opacity="0.5">%s</g></g></svg>\n'
+            % (SVG_NS, LAYOUT_UPEM, LAYOUT_UPEM, g, sq(50, -700, 750, 0, "#20a040"),
+               disc(400, -350, 300, "#e02020"))))
+    return G
+
+
+def build_ct_svg_layouts():
+    G = ct_svg_layouts_glyphs()
+    k = LAYOUT_UPEM / 1000
+
+    def box(pen):   # the fallback outline, same footprint as the art
+        rect(pen, round(50 * k), 0, round(750 * k), round(700 * k))
+
+    glyphs = [(".notdef", 500, draw_notdef), ("space", round(300 * k), draw_empty)]
+    glyphs += [(name, round(ADVANCE * k), box) for _, name, _, _ in G]
+    cmap = {0x20: "space"}
+    cmap.update({cp: name for cp, name, _, _ in G})
+    fb = build_base("Chromatype SVG Layouts", "ChromatypeSVGLayouts", glyphs, cmap,
+                    "OT-SVG glyph document layouts.", upem=LAYOUT_UPEM)
+    docs = []
+    for i, (_, _, _, fn) in enumerate(G):
+        for st, e, data, compressed in (fn(i + 2) if fn else []):
+            docs.append((st, e, gz(data.encode()) if compressed else data, compressed))
+    fb.font["SVG "] = svg_table(docs)
+    return to_bytes(fb.font)
 
 
 # ---------------------------------------------------------------- hostile-svg.ttf
@@ -661,6 +817,56 @@ def build_hostile_svgz():
     return to_bytes(fb.font)
 
 
+# ---------------------------------------------------------------- hostile-svgroot.ttf
+
+HUGE_RECTS = 60000
+
+
+def hostile_svgroot_glyphs():
+    """[(code point, name, what, root attributes, body)]: documents whose root <svg>
+    carries the glyph id, with a viewBox or size that is zero, negative, not numbers or
+    absurd, or that are huge.  The green square (SAFE) shows where the document is drawn."""
+    huge = ('<rect x="150" y="-600" width="2" height="2" fill="#ff0000" opacity="0"/>' * HUGE_RECTS) + SAFE
+    return [
+        (0xE260, "hr_vb_zero", 'viewBox="0 0 0 0": disables drawing (nothing)', ' viewBox="0 0 0 0"', SAFE),
+        (0xE261, "hr_vb_negative", 'viewBox="0 0 -100 100": invalid, ignored (drawn 1:1)', ' viewBox="0 0 -100 100"', SAFE),
+        (0xE262, "hr_vb_tiny", 'viewBox="0 0 1e-30 1e-30": a scale of 1e33 (nothing)', ' viewBox="0 0 1e-30 1e-30"', SAFE),
+        (0xE263, "hr_vb_far", 'viewBox="1e30 1e30 100 100": 1e31 em away (nothing)', ' viewBox="1e30 1e30 100 100"', SAFE),
+        (0xE264, "hr_vb_nan", 'viewBox="nan nan nan nan": invalid, ignored (drawn 1:1)', ' viewBox="nan nan nan nan"', SAFE),
+        (0xE265, "hr_size_huge", 'width="1e9" height="1e9", no viewBox: a scale of 1e-6 (nothing)', ' width="1e9" height="1e9"', SAFE),
+        (0xE266, "hr_size_tiny", 'width="1e-9": a scale of 1e12 (nothing)', ' width="1e-9"', SAFE),
+        (0xE267, "hr_aspect", 'preserveAspectRatio="bogus" with viewBox 0 0 1000 1000: ignored (drawn)',
+         ' viewBox="0 0 1000 1000" preserveAspectRatio="bogus"', SAFE),
+        (0xE268, "hr_huge_coords", "a rect 2e30 wide at x -1e30 under the green square (the square drawn)", "",
+         '<rect x="-1e30" y="-1e30" width="2e30" height="1e30" fill="#c0c0ff"/>' + SAFE),
+        (0xE269, "hr_huge_doc", "%d elements (gzip), over CT_MAX_SVG_GLYPH_ELEMENTS: the outline" % (HUGE_RECTS + 2),
+         "", huge),
+    ]
+
+
+def build_hostile_svgroot():
+    G = hostile_svgroot_glyphs()
+    glyphs = [(".notdef", 500, draw_notdef), ("space", 300, draw_empty)]
+    glyphs += [(name, ADVANCE, draw_frame) for _, name, _, _, _ in G]
+    # a document for three glyphs whose root is the first: the other two have no element
+    glyphs += [("hr_range_%d" % i, ADVANCE, draw_frame) for i in range(3)]
+    cmap = {0x20: "space"}
+    cmap.update({cp: name for cp, name, _, _, _ in G})
+    cmap.update({0xE26A + i: "hr_range_%d" % i for i in range(3)})
+    fb = build_base("Chromatype Hostile SVG Root", "ChromatypeHostileSVGRoot", glyphs, cmap,
+                    "OT-SVG root documents with hostile geometry; do not install.")
+    docs = []
+    for i, (_, name, _, attrs, body) in enumerate(G):
+        gid = i + 2
+        data = '<svg id="glyph%d" %s%s>%s</svg>\n' % (gid, SVG_NS, attrs, body)
+        big = name == "hr_huge_doc"
+        docs.append((gid, gid, gz(data.encode()) if big else data, big))
+    first = len(G) + 2
+    docs.append((first, first + 2, '<svg id="glyph%d" %s>%s</svg>\n' % (first, SVG_NS, SAFE), False))
+    fb.font["SVG "] = svg_table(docs)
+    return to_bytes(fb.font)
+
+
 # ---------------------------------------------------------------- ct-sbix.ttf / ct-cbdt.ttf
 
 STRIKES = (64, 128)
@@ -808,8 +1014,10 @@ def main():
 
     write("secret.txt", (SECRET_MARKER + "\n").encode())
     write("ct-svg.ttf", build_ct_svg())
+    write("ct-svg-layouts.ttf", build_ct_svg_layouts())
     write("hostile-svg.ttf", build_hostile_svg())
     write("hostile-svgz.ttf", build_hostile_svgz())
+    write("hostile-svgroot.ttf", build_hostile_svgroot())
     write("ct-svg-anim.ttf", build_ct_svg_anim())
     write("ct-sbix.ttf", build_sbix())
     write("ct-cbdt.ttf", build_cbdt())

@@ -2,7 +2,9 @@
 ** fuzz_svg.c: the SVG sanitizer alone (src/core/svg.c): gzip inflation with its cap,
 ** parsing without network, DTDs or entities, the removal of scripts, event handlers and
 ** external references, and the serialization, on arbitrary bytes; then the SMIL checks
-** and sampler of glyphs (src/core/smil.c) on the same bytes parsed as a document.
+** and sampler of glyphs (src/core/smil.c) on the same bytes parsed as a document, and the
+** geometry of a glyph drawn as a whole document (src/core/svgview.c: viewBox, width, height,
+** preserveAspectRatio, transform of its root).
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,6 +49,28 @@ static void smil(const uint8_t *data, size_t size) {
   }
 }
 
+/* The root <svg> resolved against em squares of 1000 and 16 units, as cut_glyph does. */
+static void view(const uint8_t *data, size_t size) {
+  static const unsigned upem[] = { 1000, 16 };
+  unsigned i;
+  if (size > (1u << 20)) return;
+  for (i = 0; i < 2; i++) {
+    char note[256];
+    xmlDocPtr d = xmlReadMemory((const char *)data, (int)size, "fuzz.svg", NULL,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNodePtr root = d ? xmlDocGetRootElement(d) : NULL;
+    if (root) {
+      xmlChar *mem = NULL;
+      int n = 0;
+      if (ct_svg_view_frame(d, root, upem[i], note, sizeof note) == CT_SVG_VIEW_OK) {
+        xmlDocDumpMemory(d, &mem, &n);
+        if (mem) xmlFree(mem);
+      }
+    }
+    if (d) xmlFreeDoc(d);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -63,5 +87,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   free(out);
   smil(data, size);
+  view(data, size);
   return 0;
 }

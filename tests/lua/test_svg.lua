@@ -5,13 +5,16 @@
 local ct = require "chromatype"
 
 local svg = assert(ct.open_font(font_path("ct-svg.ttf")))
+local layouts = assert(ct.open_font(font_path("ct-svg-layouts.ttf")))   -- upem 2048
+local hostile = assert(ct.open_font(font_path("hostile-svgroot.ttf")))
 
--- Draws one glyph at 100 pt with the pen at (10, 120): font unit (fx, fy) of the SVG
--- (y down, baseline 0) is pixel (10 + fx/10, 120 + fy/10).
-local function draw(cp, opts)
+-- Draws one glyph at 100 pt with the pen at (10, 120): (fx, fy) in thousandths of an em
+-- (font units of the 1000-upem fonts; SVG y down, baseline 0) is pixel (10 + fx/10,
+-- 120 + fy/10).
+local function draw(cp, opts, font)
   local c = ct.canvas { width = 120, height = 150 }
   c:background("#ffffff")
-  local t = { utf8.char(cp), font = svg, size = 100, x = 10, y = 120, format = "svg" }
+  local t = { utf8.char(cp), font = font or svg, size = 100, x = 10, y = 120, format = "svg" }
   for k, v in pairs(opts or {}) do t[k] = v end
   c:text(t)
   local path = tmpname(".png")
@@ -91,6 +94,83 @@ return {
     eq(px(80, -670), "#FFFFFF")   -- the square is gone
     eq(px(400, -570), "#000000")  -- the circle is black
     eq(px(700, -300), P0[3])      -- the triangle moved right (the font's y is up)
+  end },
+  -- ---- document layouts (ct-svg-layouts.ttf; make_svg.py, tests/fonts/README-svg.md) ----
+  { "the glyph id on the root <svg>: the whole document, art above the baseline", function()
+    local px = draw(0xE600, nil, layouts)
+    eq(px(80, -670), "#E02020")   -- square, y -700..0 (negative y: above the baseline)
+    eq(px(400, -350), "#2040E0")  -- disc
+    eq(px(80, 100), "#FFFFFF")    -- nothing below the baseline
+  end },
+  { "a root viewBox maps onto the em square; its origin moves the art", function()
+    local px = draw(0xE601, nil, layouts)   -- viewBox 0 0 100 100: 5..75 -> 50..750
+    eq(px(80, -670), "#F08000"); eq(px(400, -350), "#8020C0"); eq(px(770, -350), "#FFFFFF")
+    px = draw(0xE602, nil, layouts)         -- viewBox 0 -100 100 100: art at -170..-100
+    eq(px(80, -670), "#20A0A0"); eq(px(400, -350), "#E02020")
+    px = draw(0xE605, nil, layouts)         -- width/height 100 without viewBox: the same scale
+    eq(px(80, -670), "#20A040"); eq(px(400, -350), "#F0C000")
+  end },
+  { "a document for a glyph range: the root glyph draws all, inner ones alone", function()
+    local px = draw(0xE60A, nil, layouts)
+    eq(px(80, -670), "#F0C000"); eq(px(400, -620), "#2040E0"); eq(px(400, -200), "#20A040")
+    px = draw(0xE60B, nil, layouts)         -- <g id>: the disc only
+    eq(px(80, -670), "#FFFFFF"); eq(px(400, -620), "#2040E0")
+    px = draw(0xE60C, nil, layouts)         -- <path id>: the triangle only
+    eq(px(400, -620), "#FFFFFF"); eq(px(400, -200), "#20A040")
+    px = draw(0xE60E, nil, layouts)         -- shared <defs>: the star, never the black square
+    eq(px(400, -350), "#2040E0"); eq(px(80, -670), "#FFFFFF")
+  end },
+  { "a root-id glyph has its children as layers, drawn through the root's viewBox", function()
+    local function second_layer(cp)         -- the glyph with its second layer alone
+      local t = layouts:paint(layouts:glyph(cp), { format = "svg" })
+      eq(#t.layers, 2)
+      t.layers = { t.layers[2] }
+      local c = ct.canvas { width = 120, height = 150 }
+      c:background("#ffffff")
+      c:paint(t, { font = layouts, size = 100, x = 10, y = 120 })
+      local path = tmpname(".png")
+      assert(c:write(path))
+      return function(fx, fy) return ("#%02X%02X%02X"):format(ct.read_png_pixel(path, math.floor(10 + fx / 10), math.floor(120 + fy / 10))) end
+    end
+    local px = second_layer(0xE600)         -- the disc without the square
+    eq(px(80, -670), "#FFFFFF"); eq(px(400, -350), "#2040E0")
+    px = second_layer(0xE603)               -- viewBox 0 0 200 100: the disc at (400, -175)
+    eq(px(400, -175), "#F0C000"); eq(px(400, -350), "#FFFFFF"); eq(px(80, -100), "#FFFFFF")
+  end },
+  { "groups with opacity stay in PNG and PDF (root id, and inner glyph with a root viewBox)", function()
+    local c = ct.canvas { width = 230, height = 150 }
+    c:background("#ffffff")
+    c:text { "\u{E608}\u{E612}", font = layouts, size = 100, x = 10, y = 120, format = "svg" }
+    local png, pdf = tmpname(".png"), tmpname(".pdf")
+    assert(c:write(png)); assert(c:write(pdf))
+    local p = assert(io.popen("pdftoppm -r 72 -png -singlefile " .. pdf .. " " .. pdf:gsub("%.pdf$", "-r") .. " 2>&1"))
+    local out = p:read("a")
+    assert(p:close(), "pdftoppm: " .. out)
+    local r = pdf:gsub("%.pdf$", "-r.png")
+    for _, file in ipairs { png, r } do   -- disc centers: blue over red, red over green, at 50 %
+      for _, want in ipairs { { 50, 0x80, 0x30, 0x80 }, { 130, 0x80, 0x60, 0x30 } } do
+        local got = { ct.read_png_pixel(file, want[1], 85) }   -- (400, -350) of each glyph
+        for i = 1, 3 do
+          assert(math.abs(got[i] - want[i + 1]) <= 2, ("%s: the disc at x %d is #%02X%02X%02X"):format(file,
+            want[1], got[1], got[2], got[3]))
+        end
+      end
+    end
+    os.remove(r)
+  end },
+  { "hostile root geometry: drawn when ignorable, else nothing, one warning each", function()
+    local got = {}
+    local prev = ct.on_warning(function(m) got[#got + 1] = m end)
+    local blank, drawn = draw(0xE260, nil, hostile), draw(0xE261, nil, hostile)   -- zero / negative viewBox
+    local tiny, nan = draw(0xE262, nil, hostile), draw(0xE264, nil, hostile)
+    local huge = draw(0xE269, nil, hostile)                                        -- 60,002 elements
+    ct.on_warning(prev)
+    eq(blank(400, -350), "#FFFFFF"); eq(tiny(400, -350), "#FFFFFF")
+    eq(drawn(400, -350), "#00A000"); eq(nan(400, -350), "#00A000")                -- the green square, 1:1
+    eq(huge(75, -350), "#000000"); eq(huge(400, -350), "#FFFFFF")                 -- the outline: a frame
+    eq(#got, 5)
+    assert(got[1]:find("hostile-svgroot.ttf: glyph 2: SVG root <svg>: viewBox \"0 0 0 0\"", 1, true), got[1])
+    assert(got[5]:find("more than 50000 elements", 1, true), got[5])
   end },
   { "an svg node needs a handle from font:paint", function()
     local c = ct.canvas { width = 10, height = 10 }

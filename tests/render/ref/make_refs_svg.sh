@@ -67,6 +67,10 @@ for v in picosvg picosvgz untouchedsvg untouchedsvgz; do
 done
 $O/grid.sh $CF/samples-picosvg.ttf $R/samples-picosvg.firefox.png $FX --cols 9 --strings $SAMPLES --layout $R/samples-picosvg.firefox.json
 $O/grid.sh $CF/noto_handwriting-picosvg.ttf $R/noto_handwriting-picosvg.firefox.png $FX --cols 6 --codepoints $HAND --layout $R/noto_handwriting-picosvg.firefox.json
+# every layout of glyph documents (ct-svg-layouts.ttf, upem 2048: id on the root <svg> or
+# inside, viewBox, width/height, ranges, shared <defs>, gzip), at 48 and 96 px
+$O/grid.sh $F/ct-svg-layouts.ttf $R/ct-svg-layouts.firefox.png $FX --cols 8 --layout $R/ct-svg-layouts.firefox.json
+$O/grid.sh $F/ct-svg-layouts.ttf $R/ct-svg-layouts-96.firefox.png --browser firefox --size 96 --cols 6 --layout $R/ct-svg-layouts-96.firefox.json
 
 # ---- sbix and CBDT, Chromium (our fonts; the color-fonts sbix builds twemoji_smiley-sbix,
 # samples-sbix, noto_handwriting-sbix at 48 px and at their 109-ppem strike (-s109) are made by
@@ -99,7 +103,8 @@ names = ["ct-svg", "ct-svg-p1", "ct-svg-override", "ct-svg-fg", "ct-svg-expected
          "ct-svg-expected-p1", "ct-svg-expected-override", "ct-svg-expected-fg",
          "nabla-svg-latin", "bungee-spice-latin", "noto-color-emoji-svg-subset",
          "twemoji_smiley-picosvg", "twemoji_smiley-picosvgz", "twemoji_smiley-untouchedsvg",
-         "twemoji_smiley-untouchedsvgz", "samples-picosvg", "noto_handwriting-picosvg"]
+         "twemoji_smiley-untouchedsvgz", "samples-picosvg", "noto_handwriting-picosvg",
+         "ct-svg-layouts", "ct-svg-layouts-96"]
 paths = ["tests/render/ref/%s.firefox.json" % n for n in names]
 names = ["ct-sbix", "ct-cbdt", "ct-sbix-64", "ct-cbdt-64", "ct-sbix-128", "ct-cbdt-128",
          "noto-color-emoji-cbdt"]
