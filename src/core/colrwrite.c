@@ -445,8 +445,9 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
   size_t blist = layer0 + w->v0layers.len, llist = blist + 4 + (size_t)w->nv1 * 6;
   size_t heap = llist + (w->nlayers ? 4 + (size_t)w->nlayers * 4 : 0);   /* no LayerList when empty */
 
-  qsort(w->v0, w->nv0, sizeof *w->v0, v0_cmp);
-  qsort(w->v1, w->nv1, sizeof *w->v1, v1_cmp);
+  /* qsort's array must not be NULL even when empty (UBSan) */
+  if (w->nv0 > 1) qsort(w->v0, w->nv0, sizeof *w->v0, v0_cmp);
+  if (w->nv1 > 1) qsort(w->v1, w->nv1, sizeof *w->v1, v1_cmp);
   for (i = 1; i < w->nv0; i++)
     if (w->v0[i].gid == w->v0[i - 1].gid) return 0;
   ct_buf_u16(out, v1 ? 1 : 0);
