@@ -86,14 +86,9 @@ static int l_line_breaks(lua_State *L) {
   return 2;
 }
 
-/* grapheme_breaks(text) -> {ends...}: the byte positions p where a grapheme cluster ends
-   (text:sub(1, p) ends between user-perceived characters), by UAX #29. */
-static int l_grapheme_breaks(lua_State *L) {
-  size_t len, *pos = NULL;
-  const char *text = luaL_checklstring(L, 1, &len);
-  unsigned n = 0, i;
-  ct_error_t err;
-  if (ct_grapheme_breaks(text, len, &pos, &n, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+/* Pushes the byte positions `pos[0..n)` as a list and frees them. */
+static int push_positions(lua_State *L, size_t *pos, unsigned n) {
+  unsigned i;
   if (!lua_checkstack(L, 3)) { free(pos); return luaL_error(L, "stack overflow"); }
   lua_createtable(L, (int)n, 0);
   for (i = 0; i < n; i++) {
@@ -104,27 +99,31 @@ static int l_grapheme_breaks(lua_State *L) {
   return 1;
 }
 
+/* grapheme_breaks(text) -> {ends...}: the byte positions p where a grapheme cluster ends
+   (text:sub(1, p) ends between user-perceived characters), by UAX #29. */
+static int l_grapheme_breaks(lua_State *L) {
+  size_t len, *pos = NULL;
+  const char *text = luaL_checklstring(L, 1, &len);
+  unsigned n = 0;
+  ct_error_t err;
+  if (ct_grapheme_breaks(text, len, &pos, &n, &err) != CT_OK) return luaL_error(L, "%s", err.message);
+  return push_positions(L, pos, n);
+}
+
 /* hyphenate(word [, language]) -> {positions...} | nil, msg: byte positions p where the word
    may be split (word:sub(1, p) .. "-" / word:sub(p + 1)). */
 static int l_hyphenate(lua_State *L) {
   size_t len, *pos = NULL;
   const char *word = luaL_checklstring(L, 1, &len);
   const char *lang = luaL_optstring(L, 2, NULL);
-  unsigned n = 0, i;
+  unsigned n = 0;
   ct_error_t err;
   if (ct_hyphenate(word, len, lang, &pos, &n, &err) != CT_OK) {
     luaL_pushfail(L);
     lua_pushstring(L, err.message);
     return 2;
   }
-  if (!lua_checkstack(L, 3)) { free(pos); return luaL_error(L, "stack overflow"); }
-  lua_createtable(L, (int)n, 0);
-  for (i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)pos[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  free(pos);
-  return 1;
+  return push_positions(L, pos, n);
 }
 
 /* bidi(text [, "auto"|"ltr"|"rtl"]) -> runs, direction: level runs in visual order, each
