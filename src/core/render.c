@@ -318,7 +318,7 @@ static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, dou
       const cairo_path_t *path = ct_font_get_outline(font, p->u.glyph.gid);
       if (!path) return 1;   /* paints nothing */
       cairo_append_path(cr, path);
-      cairo_fill_extents(cr, &x0, &y0, &x1, &y1);
+      cairo_path_extents(cr, &x0, &y0, &x1, &y1);
     } else if (p->kind == CT_PAINT_CLIP) {
       x0 = p->u.clip.x0; y0 = p->u.clip.y0; x1 = p->u.clip.x1; y1 = p->u.clip.y1;
     } else {   /* svg and bitmap glyphs: within a generous em box */
