@@ -554,7 +554,7 @@ ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, dou
 
 /* Whether a tree is worth recording: a color glyph (a plain outline is one path, as small
    in a PDF as the reference to a recording would be). */
-static int worth_recording(const ct_paint_t *p) {
+int ct_paint_worth_recording(const ct_paint_t *p) {
   return p->kind != CT_PAINT_GLYPH || p->u.glyph.child->kind != CT_PAINT_SOLID;
 }
 
@@ -587,7 +587,7 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       /* animated SVG glyphs are cached per time, the others once for all times */
       ctx.time = g->paint->animated ? op->u.glyphs.time : 0;
       /* sprites are drawn without inks: with them, glyphs are drawn anew */
-      if (raster && !ninks && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
+      if (raster && !ninks && ct_paint_worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
         ct_sprite_cache_t *sc = ct_font_sprites(ctx.font);
         if (sc && ct_sprite_draw(sc, cr, ctx.font, g->paint, op->u.glyphs.palette, g->x, g->y,
                                  op->u.glyphs.scale, ctx.time))

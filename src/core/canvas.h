@@ -123,6 +123,17 @@ void ct_pdf_stream_abort(ct_canvas_t *c);
 void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
                     const ct_ink_t *inks, unsigned ninks);
 
+/* Whether a tree is a color glyph, worth a recording (vector) or a sprite (raster): not a
+   plain outline in one color. */
+int ct_paint_worth_recording(const ct_paint_t *p);
+
+/* bands.c: draws a page onto `img` (ARGB32, cleared, `scale` pixels per point) as
+   ct_page_replay and ct_page_draw_marks do, in bands of fixed height on up to `threads`
+   threads: the same pixels for any thread count.  CT_ERR_NOMEM or CT_ERR_BACKEND (with
+   `err`) if cairo failed. */
+ct_status_t ct_page_render_bands(const ct_page_t *page, cairo_surface_t *img, double scale, const ct_ink_t *inks,
+                                 unsigned ninks, unsigned threads, ct_error_t *err);
+
 /* PNG and SVG: the page's print marks, in black (a PDF gets them from the PDF pass, in the
    /All separation). */
 void ct_page_draw_marks(const ct_page_t *page, cairo_t *cr);

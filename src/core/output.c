@@ -372,14 +372,16 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
                       "%s: cannot render: %s", path, cairo_status_to_string(s));
 }
 
-/* Renders a page into a new image surface at `scale` pixels per point. */
+/* Renders a page into a new image surface at `scale` pixels per point, in bands on
+   `threads` threads (bands.c: the same pixels for any count). */
 static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
-                                const inkset_t *inks, cairo_surface_t **out, ct_error_t *err) {
+                                const inkset_t *inks, unsigned threads, cairo_surface_t **out, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
   double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
   cairo_surface_t *img;
-  cairo_t *cr;
   cairo_status_t s;
+  ct_status_t st;
+  ct_error_t e;
 
   if (w < 1) w = 1;
   if (h < 1) h = 1;
@@ -388,14 +390,14 @@ static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, con
                         "(%d per side, %.0f in all)", what, w, h, CT_MAX_IMAGE_SIDE,
                         (double)CT_MAX_IMAGE_PIXELS);
   img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
-  cr = cairo_create(img);
-  cairo_scale(cr, scale, scale);
-  paint_page(cr, pg, NULL, 1, inks, 0);
-  s = cairo_status(cr);
-  cairo_destroy(cr);
-  if (s != CAIRO_STATUS_SUCCESS) {
+  if ((s = cairo_surface_status(img)) != CAIRO_STATUS_SUCCESS) {
     cairo_surface_destroy(img);
     return cairo_failed(s, what, err);
+  }
+  st = ct_page_render_bands(pg, img, scale, inks ? inks->v : NULL, inks ? inks->n : 0, threads, &e);
+  if (st != CT_OK) {
+    cairo_surface_destroy(img);
+    return ct_set_error(err, st, "%s: %s", what, e.message);
   }
   *out = img;
   return CT_OK;
@@ -408,7 +410,8 @@ ct_status_t ct_canvas_render_image(ct_canvas_t *c, unsigned page, double scale, 
   if (page < c->cleared)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(scale > 0 && scale * 72 <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
-  return render_image(c, page, scale, "frame", NULL, out, err);
+  /* one thread: animations draw their frames in several processes already */
+  return render_image(c, page, scale, "frame", NULL, 1, out, err);
 }
 
 static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
@@ -417,9 +420,9 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
   double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
   cairo_surface_t *img;
   cairo_status_t s;
-  ct_status_t st = render_image(c, page, scale, path, inks, &img, err);
+  ct_status_t st = render_image(c, page, scale, path, inks, o->threads ? o->threads : ct_get_threads(), &img, err);
   if (st != CT_OK) return st;
-  s = ct_png_write(img, sink_write, sink);
+  s = ct_png_write(img, o->threads ? o->threads : ct_get_threads(), sink_write, sink);
   cairo_surface_destroy(img);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
   return CT_OK;
@@ -437,7 +440,7 @@ ct_status_t ct_canvas_rasterize(ct_canvas_t *c, unsigned page, double dpi, int *
   if (page < c->cleared)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
-  if ((st = render_image(c, page, dpi / 72.0, "rasterize", NULL, &img, err)) != CT_OK) return st;
+  if ((st = render_image(c, page, dpi / 72.0, "rasterize", NULL, ct_get_threads(), &img, err)) != CT_OK) return st;
   cairo_surface_flush(img);
   w = cairo_image_surface_get_width(img);
   h = cairo_image_surface_get_height(img);

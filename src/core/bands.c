@@ -1,0 +1,264 @@
+/*
+** bands.c: a page rasterized in horizontal bands on several threads.  Core layer, between
+** canvas.c (the display list) and output.c (PNG files, animation frames).
+**
+** Every band is BAND_ROWS device rows of the one image, drawn through its own cairo context
+** (a surface on those rows, moved up by whole pixels), so threads only change which band
+** is drawn by whom: the pixels never depend on the thread count.  What the threads share
+** must be only read while they draw, so a single-threaded pass comes first (plan): it loads
+** every outline the page's glyphs use (FreeType is not thread-safe), resolves each color
+** glyph to its sprite (picture.c) at a whole device pixel, and makes the new sprites blank;
+** those are drawn next, in parallel (each by one thread), then the bands.  SVG and bitmap
+** glyphs (librsvg, decoded PNG caches) and picture files are drawn under a lock.
+*/
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "picture.h"
+
+/* Rows of a band: fixed, so that the bands, and with them the output, are the same for any
+   number of threads. */
+#define BAND_ROWS 64
+
+typedef struct {
+  ct_sprite_spot_t spot;     /* spot.surface NULL: drawn directly */
+  int              y0, y1;   /* device rows it can touch, [y0, y1); all bands if y0 >= y1 */
+  int              locked;   /* drawn under the lock: an SVG or bitmap glyph */
+} plan_t;
+
+typedef struct {
+  const ct_page_t *page;
+  double           scale;
+  const ct_ink_t  *inks;
+  unsigned         ninks;
+  plan_t         **plans;      /* per op: per placed glyph (glyph ops) */
+  ct_sprite_job_t *jobs;       /* sprites to draw before the bands */
+  unsigned         njobs, capjobs;
+  unsigned char   *data;
+  int              width, height, stride;
+  pthread_mutex_t  lock;       /* for what is not thread-safe to draw */
+  int              failed;     /* a cairo status, under the lock */
+} bands_t;
+
+/* Whether a tree draws with cairo alone (outlines already loaded): no SVG or bitmap node. */
+static int plain_tree(const ct_paint_t *p, unsigned depth) {
+  unsigned i;
+  if (!p || depth > CT_MAX_PAINT_DEPTH) return 1;
+  switch (p->kind) {
+  case CT_PAINT_SVG: case CT_PAINT_BITMAP: return 0;
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count; i++) if (!plain_tree(p->u.layers.children[i], depth + 1)) return 0;
+    return 1;
+  case CT_PAINT_GLYPH: return plain_tree(p->u.glyph.child, depth + 1);
+  case CT_PAINT_TRANSFORM: return plain_tree(p->u.transform.child, depth + 1);
+  case CT_PAINT_CLIP: return plain_tree(p->u.clip.child, depth + 1);
+  case CT_PAINT_COMPOSITE:
+    return plain_tree(p->u.composite.source, depth + 1) && plain_tree(p->u.composite.backdrop, depth + 1);
+  default: return 1;
+  }
+}
+
+/* Loads the outline of every glyph node of a tree into its font's cache. */
+static void load_outlines(ct_font_t *font, const ct_paint_t *p, unsigned depth) {
+  unsigned i;
+  if (!p || depth > CT_MAX_PAINT_DEPTH) return;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count; i++) load_outlines(font, p->u.layers.children[i], depth + 1);
+    break;
+  case CT_PAINT_GLYPH:
+    ct_font_get_outline(p->u.glyph.font ? p->u.glyph.font : font, p->u.glyph.gid);
+    load_outlines(font, p->u.glyph.child, depth + 1);
+    break;
+  case CT_PAINT_TRANSFORM: load_outlines(font, p->u.transform.child, depth + 1); break;
+  case CT_PAINT_CLIP: load_outlines(font, p->u.clip.child, depth + 1); break;
+  case CT_PAINT_COMPOSITE:
+    load_outlines(font, p->u.composite.source, depth + 1);
+    load_outlines(font, p->u.composite.backdrop, depth + 1);
+    break;
+  default: break;
+  }
+}
+
+static int add_job(bands_t *b, const ct_sprite_job_t *job) {
+  if (b->njobs == b->capjobs) {
+    unsigned cap = b->capjobs ? b->capjobs * 2 : 64;
+    ct_sprite_job_t *j = realloc(b->jobs, cap * sizeof *j);
+    if (!j) return 0;
+    b->jobs = j;
+    b->capjobs = cap;
+  }
+  b->jobs[b->njobs++] = *job;
+  return 1;
+}
+
+/* The single-threaded pass: every placed glyph's plan, the sprites to draw. */
+static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
+  const ct_page_t *page = b->page;
+  unsigned i, j;
+  if (!(b->plans = calloc(page->count ? page->count : 1, sizeof *b->plans)))
+    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  for (i = 0; i < page->count; i++) {
+    const ct_op_t *op = &page->ops[i];
+    if (op->kind != CT_OP_GLYPHS || op->u.glyphs.count == 0) continue;
+    if (!(b->plans[i] = calloc(op->u.glyphs.count, sizeof **b->plans)))
+      return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    for (j = 0; j < op->u.glyphs.count; j++) {
+      const ct_placed_t *g = &op->u.glyphs.items[j];
+      plan_t *p = &b->plans[i][j];
+      ct_font_t *font = op->u.glyphs.font;
+      double t = g->paint->animated ? op->u.glyphs.time : 0, bx[4];
+      int plain = plain_tree(g->paint, 0);
+      ct_draw_ctx_t ctx;
+      cairo_matrix_t m;
+      cairo_matrix_init_scale(&m, b->scale, b->scale);
+      if (plain) load_outlines(font, g->paint, 0);
+      /* sprites as ct_page_replay uses them: not with inks, color glyphs cached per font */
+      if (!b->ninks && ct_paint_worth_recording(g->paint) && ct_font_caches_paint(font, g->gid, g->paint)) {
+        ct_sprite_cache_t *sc = ct_font_sprites(font);
+        ct_sprite_job_t job;
+        if (sc && ct_sprite_place(sc, &m, font, g->paint, op->u.glyphs.palette, g->x, g->y, op->u.glyphs.scale,
+                                  t, &p->spot, &job)) {
+          p->y0 = p->spot.y;
+          p->y1 = p->spot.y + p->spot.h;
+          if (job.surface && !(plain && add_job(b, &job))) ct_sprite_render(&job);   /* here, in order */
+          continue;
+        }
+      }
+      p->locked = !plain;
+      if (!plain) continue;   /* all bands: an SVG document may paint beyond its em box */
+      memset(&ctx, 0, sizeof ctx);
+      ctx.font = font;
+      ctx.palette = &op->u.glyphs.palette->pal;
+      ctx.time = t;
+      cairo_identity_matrix(scratch);
+      cairo_scale(scratch, b->scale, b->scale);
+      cairo_translate(scratch, g->x, g->y);
+      cairo_scale(scratch, op->u.glyphs.scale, -op->u.glyphs.scale);
+      if (ct_render_bounds(scratch, &ctx, g->paint, bx) && fabs(bx[1]) < 1e9 && fabs(bx[3]) < 1e9) {
+        /* antialiasing stays within the pixels the box touches; one more row either side */
+        p->y0 = (int)floor(bx[1]) - 1;
+        p->y1 = (int)ceil(bx[3]) + 1;
+        if (p->y0 >= p->y1) p->y1 = p->y0 + 1;
+      }
+    }
+  }
+  return CT_OK;
+}
+
+static void draw_sprite_job(void *arg, unsigned k) {
+  bands_t *b = arg;
+  if (!ct_sprite_render(&b->jobs[k])) {
+    pthread_mutex_lock(&b->lock);
+    b->failed = CAIRO_STATUS_NO_MEMORY;
+    pthread_mutex_unlock(&b->lock);
+  }
+}
+
+static void draw_band(void *arg, unsigned band) {
+  bands_t *b = arg;
+  const ct_page_t *page = b->page;
+  int y0 = (int)band * BAND_ROWS, h = b->height - y0 < BAND_ROWS ? b->height - y0 : BAND_ROWS;
+  cairo_surface_t *s = cairo_image_surface_create_for_data(b->data + (size_t)y0 * (size_t)b->stride,
+                                                           CAIRO_FORMAT_ARGB32, b->width, h, b->stride);
+  cairo_t *cr = cairo_create(s);
+  cairo_status_t st;
+  unsigned i, j;
+
+  cairo_translate(cr, 0, -y0);   /* whole pixels: the page's own device grid */
+  cairo_scale(cr, b->scale, b->scale);
+  for (i = 0; i < page->count; i++) {
+    const ct_op_t *op = &page->ops[i];
+    if (op->kind == CT_OP_IMAGE) {
+      pthread_mutex_lock(&b->lock);
+      ct_image_draw(cr, op->u.image.image, op->u.image.x, op->u.image.y, op->u.image.w, op->u.image.h,
+                    op->u.image.fit);
+      pthread_mutex_unlock(&b->lock);
+      continue;
+    }
+    if (op->kind == CT_OP_RECT) {
+      ct_rgba_t col = op->u.rect.color;
+      if (b->ninks) ct_ink_flatten(b->inks, b->ninks, &col);
+      cairo_set_source_rgba(cr, col.r, col.g, col.b, col.a);
+      cairo_rectangle(cr, op->u.rect.x, op->u.rect.y, op->u.rect.w, op->u.rect.h);
+      cairo_fill(cr);
+      continue;
+    }
+    for (j = 0; j < op->u.glyphs.count; j++) {
+      const ct_placed_t *g = &op->u.glyphs.items[j];
+      const plan_t *p = &b->plans[i][j];
+      ct_draw_ctx_t ctx;
+      if (p->y0 < p->y1 && (p->y1 <= y0 || p->y0 >= y0 + h)) continue;   /* not in this band */
+      if (p->spot.surface) {
+        ct_sprite_paint(cr, &p->spot, 0, -y0);
+        continue;
+      }
+      memset(&ctx, 0, sizeof ctx);
+      ctx.font = op->u.glyphs.font;
+      ctx.palette = &op->u.glyphs.palette->pal;
+      ctx.inks = b->inks;
+      ctx.ninks = b->ninks;
+      ctx.time = g->paint->animated ? op->u.glyphs.time : 0;
+      cairo_save(cr);
+      cairo_translate(cr, g->x, g->y);
+      cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
+      if (p->locked) pthread_mutex_lock(&b->lock);
+      ct_render_paint(cr, &ctx, g->paint);
+      if (p->locked) pthread_mutex_unlock(&b->lock);
+      cairo_restore(cr);
+    }
+  }
+  ct_page_draw_marks(page, cr);
+  st = cairo_status(cr);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    pthread_mutex_lock(&b->lock);
+    b->failed = st;
+    pthread_mutex_unlock(&b->lock);
+  }
+}
+
+ct_status_t ct_page_render_bands(const ct_page_t *page, cairo_surface_t *img, double scale, const ct_ink_t *inks,
+                                 unsigned ninks, unsigned threads, ct_error_t *err) {
+  bands_t b;
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *scratch = cairo_create(s);
+  ct_status_t st = CT_OK;
+  unsigned i;
+
+  cairo_surface_destroy(s);
+  memset(&b, 0, sizeof b);
+  b.page = page;
+  b.scale = scale;
+  b.inks = inks;
+  b.ninks = ninks;
+  cairo_surface_flush(img);
+  b.data = cairo_image_surface_get_data(img);
+  b.width = cairo_image_surface_get_width(img);
+  b.height = cairo_image_surface_get_height(img);
+  b.stride = cairo_image_surface_get_stride(img);
+  pthread_mutex_init(&b.lock, NULL);
+  if (cairo_status(scratch) != CAIRO_STATUS_SUCCESS || !b.data) {
+    st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  if ((st = plan(&b, scratch, err)) != CT_OK) goto done;
+  ct_parallel_for(b.njobs, threads, draw_sprite_job, &b);
+  ct_parallel_for((unsigned)((b.height + BAND_ROWS - 1) / BAND_ROWS), threads, draw_band, &b);
+  cairo_surface_mark_dirty(img);
+  if (b.failed)
+    st = ct_set_error(err, b.failed == CAIRO_STATUS_NO_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND, "cannot render: %s",
+                      cairo_status_to_string((cairo_status_t)b.failed));
+done:
+  if (b.plans)
+    for (i = 0; i < page->count; i++) free(b.plans[i]);
+  free(b.plans);
+  free(b.jobs);
+  pthread_mutex_destroy(&b.lock);
+  cairo_destroy(scratch);
+  return st;
+}
