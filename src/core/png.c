@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Pieces: at least this many bytes of filtered rows, and rows. */
 #define PIECE_BYTES    (256u * 1024u)
@@ -59,10 +62,34 @@ typedef struct {
   int                  premultiplied;
 } png_src_t;
 
+/* Premultiplied ARGB32 to RGB (an opaque page): a pixel is stored as four bytes at once,
+   the fourth overwritten by the next pixel (`out` has a byte to spare). */
+static void premultiplied_to_rgb(const uint32_t *in, unsigned char *out, int w) {
+  int x;
+  for (x = 0; x < w; x++, out += 3) {
+    uint32_t p = in[x];
+    if (p >> 24 == 255) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      uint32_t v = ((p >> 16) & 0xffu) | (p & 0xff00u) | ((p & 0xffu) << 16);
+      memcpy(out, &v, 4);
+#else
+      out[0] = (unsigned char)(p >> 16);
+      out[1] = (unsigned char)(p >> 8);
+      out[2] = (unsigned char)p;
+#endif
+    } else {
+      ct_unpremultiply_row(&in[x], out, 1, 0);
+    }
+  }
+}
+
+/* `row` has a byte to spare after w * (alpha ? 4 : 3). */
 static void src_row(const png_src_t *s, int y, int w, int alpha, unsigned char *row) {
   const unsigned char *r = s->data + (size_t)y * s->stride;
   int x;
-  if (s->premultiplied) {
+  if (s->premultiplied && !alpha) {
+    premultiplied_to_rgb((const uint32_t *)(const void *)r, row, w);
+  } else if (s->premultiplied) {
     ct_unpremultiply_row((const uint32_t *)(const void *)r, row, w, alpha);
   } else if (alpha) {
     memcpy(row, r, (size_t)w * 4);
@@ -112,15 +139,20 @@ static void alpha_job(void *arg, unsigned k) {
 
 static void up_filter(unsigned char *restrict o, const unsigned char *restrict cur, const unsigned char *restrict prev,
                       size_t n) {
-  size_t i;
-  for (i = 0; i < n; i++) o[i] = (unsigned char)(cur[i] - prev[i]);
+  size_t i = 0;
+#ifdef __SSE2__
+  for (; i + 16 <= n; i += 16)
+    _mm_storeu_si128((__m128i *)(void *)(o + i), _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(cur + i)),
+                                                                _mm_loadu_si128((const __m128i *)(const void *)(prev + i))));
+#endif
+  for (; i < n; i++) o[i] = (unsigned char)(cur[i] - prev[i]);
 }
 
 static void piece_job(void *arg, unsigned k) {
   png_enc_t *e = arg;
   int y0 = (int)(k * e->rows), y1 = y0 + (int)e->rows > e->h ? e->h : y0 + (int)e->rows, y;
   size_t rowlen = (size_t)e->w * (size_t)e->bpp, n = (size_t)(y1 - y0) * (rowlen + 1);
-  unsigned char *buf = malloc(n), *cur = malloc(rowlen), *prev = malloc(rowlen), *t;
+  unsigned char *buf = malloc(n), *cur = malloc(rowlen + 1), *prev = malloc(rowlen + 1), *t;
   if (!buf || !cur || !prev) goto fail;
   for (y = y0; y < y1; y++) {
     unsigned char *o = buf + (size_t)(y - y0) * (rowlen + 1);
