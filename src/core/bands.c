@@ -19,9 +19,7 @@
 #include "canvas.h"
 #include "picture.h"
 
-/* Rows of a band: fixed, so that the bands, and with them the output, are the same for any
-   number of threads. */
-#define BAND_ROWS 64
+#define BAND_ROWS CT_BAND_ROWS
 
 typedef struct {
   ct_sprite_spot_t spot;     /* spot.surface NULL: drawn directly */
@@ -29,7 +27,7 @@ typedef struct {
   int              locked;   /* drawn under the lock: an SVG or bitmap glyph */
 } plan_t;
 
-typedef struct {
+struct ct_bands {
   const ct_page_t *page;
   double           scale;
   const ct_ink_t  *inks;
@@ -37,11 +35,12 @@ typedef struct {
   plan_t         **plans;      /* per op: per placed glyph (glyph ops) */
   ct_sprite_job_t *jobs;       /* sprites to draw before the bands */
   unsigned         njobs, capjobs;
-  unsigned char   *data;
-  int              width, height, stride;
+  int              width, height;
+  int              opaque;     /* an opaque rectangle covers the page */
   pthread_mutex_t  lock;       /* for what is not thread-safe to draw */
   int              failed;     /* a cairo status, under the lock */
-} bands_t;
+};
+typedef struct ct_bands bands_t;
 
 /* Whether a tree draws with cairo alone (outlines already loaded): no SVG or bitmap node. */
 static int plain_tree(const ct_paint_t *p, unsigned depth) {
@@ -103,6 +102,13 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
+    if (op->kind == CT_OP_RECT) {   /* a background: every pixel opaque from there on */
+      ct_rgba_t col = op->u.rect.color;
+      if (b->ninks) ct_ink_flatten(b->inks, b->ninks, &col);
+      if (col.a >= 1 && op->u.rect.x <= 0 && op->u.rect.y <= 0 && op->u.rect.x + op->u.rect.w >= page->width &&
+          op->u.rect.y + op->u.rect.h >= page->height)
+        b->opaque = 1;
+    }
     if (op->kind != CT_OP_GLYPHS || op->u.glyphs.count == 0) continue;
     if (!(b->plans[i] = calloc(op->u.glyphs.count, sizeof **b->plans)))
       return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
@@ -149,8 +155,9 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
   return CT_OK;
 }
 
-static void draw_sprite_job(void *arg, unsigned k) {
+static void draw_sprite_job(void *arg, unsigned k, unsigned worker) {
   bands_t *b = arg;
+  (void)worker;
   if (!ct_sprite_render(&b->jobs[k])) {
     pthread_mutex_lock(&b->lock);
     b->failed = CAIRO_STATUS_NO_MEMORY;
@@ -158,12 +165,10 @@ static void draw_sprite_job(void *arg, unsigned k) {
   }
 }
 
-static void draw_band(void *arg, unsigned band) {
-  bands_t *b = arg;
+int ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride) {
   const ct_page_t *page = b->page;
   int y0 = (int)band * BAND_ROWS, h = b->height - y0 < BAND_ROWS ? b->height - y0 : BAND_ROWS;
-  cairo_surface_t *s = cairo_image_surface_create_for_data(b->data + (size_t)y0 * (size_t)b->stride,
-                                                           CAIRO_FORMAT_ARGB32, b->width, h, b->stride);
+  cairo_surface_t *s = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, b->width, h, stride);
   cairo_t *cr = cairo_create(s);
   cairo_status_t st;
   unsigned i, j;
@@ -214,51 +219,91 @@ static void draw_band(void *arg, unsigned band) {
   ct_page_draw_marks(page, cr);
   st = cairo_status(cr);
   cairo_destroy(cr);
+  cairo_surface_flush(s);
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) {
     pthread_mutex_lock(&b->lock);
     b->failed = st;
     pthread_mutex_unlock(&b->lock);
   }
+  return st == CAIRO_STATUS_SUCCESS;
 }
 
-ct_status_t ct_page_render_bands(const ct_page_t *page, cairo_surface_t *img, double scale, const ct_ink_t *inks,
-                                 unsigned ninks, unsigned threads, ct_error_t *err) {
-  bands_t b;
-  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-  cairo_t *scratch = cairo_create(s);
-  ct_status_t st = CT_OK;
-  unsigned i;
-
-  cairo_surface_destroy(s);
-  memset(&b, 0, sizeof b);
-  b.page = page;
-  b.scale = scale;
-  b.inks = inks;
-  b.ninks = ninks;
-  cairo_surface_flush(img);
-  b.data = cairo_image_surface_get_data(img);
-  b.width = cairo_image_surface_get_width(img);
-  b.height = cairo_image_surface_get_height(img);
-  b.stride = cairo_image_surface_get_stride(img);
-  pthread_mutex_init(&b.lock, NULL);
-  if (cairo_status(scratch) != CAIRO_STATUS_SUCCESS || !b.data) {
-    st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-    goto done;
+ct_bands_t *ct_bands_create(const ct_page_t *page, int width, int height, double scale, const ct_ink_t *inks,
+                            unsigned ninks, unsigned threads, ct_error_t *err) {
+  bands_t *b = calloc(1, sizeof *b);
+  cairo_surface_t *s;
+  cairo_t *scratch;
+  ct_status_t st;
+  if (!b) {
+    ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    return NULL;
   }
-  if ((st = plan(&b, scratch, err)) != CT_OK) goto done;
-  ct_parallel_for(b.njobs, threads, draw_sprite_job, &b);
-  ct_parallel_for((unsigned)((b.height + BAND_ROWS - 1) / BAND_ROWS), threads, draw_band, &b);
-  cairo_surface_mark_dirty(img);
-  if (b.failed)
-    st = ct_set_error(err, b.failed == CAIRO_STATUS_NO_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND, "cannot render: %s",
-                      cairo_status_to_string((cairo_status_t)b.failed));
-done:
-  if (b.plans)
-    for (i = 0; i < page->count; i++) free(b.plans[i]);
-  free(b.plans);
-  free(b.jobs);
-  pthread_mutex_destroy(&b.lock);
+  b->page = page;
+  b->scale = scale;
+  b->inks = inks;
+  b->ninks = ninks;
+  b->width = width;
+  b->height = height;
+  pthread_mutex_init(&b->lock, NULL);
+  s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  scratch = cairo_create(s);
+  cairo_surface_destroy(s);
+  if (cairo_status(scratch) != CAIRO_STATUS_SUCCESS) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  else st = plan(b, scratch, err);
   cairo_destroy(scratch);
+  if (st != CT_OK) {
+    ct_bands_destroy(b);
+    return NULL;
+  }
+  ct_parallel_for(b->njobs, threads, draw_sprite_job, b);
+  return b;
+}
+
+unsigned ct_bands_count(const ct_bands_t *b) { return (unsigned)((b->height + BAND_ROWS - 1) / BAND_ROWS); }
+
+int ct_bands_opaque(const ct_bands_t *b) { return b->opaque; }
+
+int ct_bands_status(ct_bands_t *b) {
+  int st;
+  pthread_mutex_lock(&b->lock);
+  st = b->failed;
+  pthread_mutex_unlock(&b->lock);
   return st;
+}
+
+void ct_bands_destroy(ct_bands_t *b) {
+  unsigned i;
+  if (!b) return;
+  if (b->plans)
+    for (i = 0; i < b->page->count; i++) free(b->plans[i]);
+  free(b->plans);
+  free(b->jobs);
+  pthread_mutex_destroy(&b->lock);
+  free(b);
+}
+
+typedef struct { ct_bands_t *b; unsigned char *data; int stride; } image_t;
+
+static void draw_image_band(void *arg, unsigned band, unsigned worker) {
+  image_t *im = arg;
+  (void)worker;
+  ct_bands_draw(im->b, band, im->data + (size_t)band * BAND_ROWS * (size_t)im->stride, im->stride);
+}
+
+ct_status_t ct_bands_draw_image(ct_bands_t *b, cairo_surface_t *img, unsigned threads, ct_error_t *err) {
+  image_t im;
+  int st;
+  cairo_surface_flush(img);
+  im.b = b;
+  im.data = cairo_image_surface_get_data(img);
+  im.stride = cairo_image_surface_get_stride(img);
+  if (!im.data || cairo_image_surface_get_width(img) != b->width || cairo_image_surface_get_height(img) != b->height)
+    return ct_set_error(err, CT_ERR_INVALID_ARG, "cannot render: not the bands' image");
+  ct_parallel_for(ct_bands_count(b), threads, draw_image_band, &im);
+  cairo_surface_mark_dirty(img);
+  if ((st = ct_bands_status(b)) != CAIRO_STATUS_SUCCESS)
+    return ct_set_error(err, st == CAIRO_STATUS_NO_MEMORY ? CT_ERR_NOMEM : CT_ERR_BACKEND, "cannot render: %s",
+                        cairo_status_to_string((cairo_status_t)st));
+  return CT_OK;
 }

@@ -152,9 +152,9 @@ static void at_least_two(uint32_t *freq, unsigned n) {
     }
 }
 
-int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, unsigned char **out,
-                     size_t *outlen) {
-  uint16_t *tok = NULL, litcode[NLITLEN], distcode[NDIST], clcode[NCLEN];
+int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, uint16_t *tokens,
+                     unsigned char **out, size_t *outlen) {
+  uint16_t *tok = tokens, litcode[NLITLEN], distcode[NDIST], clcode[NCLEN];
   uint32_t litf[NLITLEN], distf[NDIST], clf[NCLEN];
   uint8_t litlen[NLITLEN], distlen[NDIST], cllen[NCLEN], lens[NLITLEN + NDIST], rle[NLITLEN + NDIST],
       rlex[NLITLEN + NDIST], lcode_of[259];
@@ -166,7 +166,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
   *out = NULL;
   *outlen = 0;
   if (bpp < 1 || bpp > 4 || n == 0) return 0;
-  if (!(tok = malloc(n * sizeof *tok))) return 0;
+  if (!tok && !(tok = malloc(n * sizeof *tok))) return 0;
   memset(litf, 0, sizeof litf);
   memset(distf, 0, sizeof distf);
   memset(clf, 0, sizeof clf);
@@ -268,7 +268,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
 
   cap = (cost < (uint64_t)stored * 8 ? (size_t)(cost / 8) : stored) + 64;
   if (!(b.p = malloc(cap))) {
-    free(tok);
+    if (tok != tokens) free(tok);
     return 0;
   }
   b.len = 0;
@@ -325,7 +325,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
     }
     align_byte(&b);
   }
-  free(tok);
+  if (tok != tokens) free(tok);
   *out = b.p;
   *outlen = b.len;
   return 1;

@@ -372,35 +372,62 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
                       "%s: cannot render: %s", path, cairo_status_to_string(s));
 }
 
-/* Renders a page into a new image surface at `scale` pixels per point, in bands on
-   `threads` threads (bands.c: the same pixels for any count). */
-static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
-                                const inkset_t *inks, unsigned threads, cairo_surface_t **out, ct_error_t *err) {
-  const ct_page_t *pg = &c->pages[page];
+/* The size in pixels of a page at `scale` pixels per point, within the limits. */
+static ct_status_t image_size(const ct_page_t *pg, double scale, const char *what, int *wp, int *hp,
+                              ct_error_t *err) {
   double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
-  cairo_surface_t *img;
-  cairo_status_t s;
-  ct_status_t st;
-  ct_error_t e;
-
   if (w < 1) w = 1;
   if (h < 1) h = 1;
   if (w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS)
     return ct_set_error(err, CT_ERR_LIMIT, "%s: image of %.0fx%.0f pixels exceeds the limit "
                         "(%d per side, %.0f in all)", what, w, h, CT_MAX_IMAGE_SIDE,
                         (double)CT_MAX_IMAGE_PIXELS);
-  img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+  *wp = (int)w;
+  *hp = (int)h;
+  return CT_OK;
+}
+
+/* The bands of a page (bands.c: the same pixels for any thread count). */
+static ct_status_t page_bands(const ct_page_t *pg, int w, int h, double scale, const inkset_t *inks,
+                              unsigned threads, const char *what, ct_bands_t **out, ct_error_t *err) {
+  ct_error_t e;
+  if (!(*out = ct_bands_create(pg, w, h, scale, inks ? inks->v : NULL, inks ? inks->n : 0, threads, &e)))
+    return ct_set_error(err, e.status, "%s: %s", what, e.message);
+  return CT_OK;
+}
+
+/* Draws the bands into a new image surface. */
+static ct_status_t draw_image(ct_bands_t *b, int w, int h, const char *what, unsigned threads, cairo_surface_t **out,
+                              ct_error_t *err) {
+  cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  cairo_status_t s;
+  ct_status_t st;
+  ct_error_t e;
   if ((s = cairo_surface_status(img)) != CAIRO_STATUS_SUCCESS) {
     cairo_surface_destroy(img);
     return cairo_failed(s, what, err);
   }
-  st = ct_page_render_bands(pg, img, scale, inks ? inks->v : NULL, inks ? inks->n : 0, threads, &e);
-  if (st != CT_OK) {
+  if ((st = ct_bands_draw_image(b, img, threads, &e)) != CT_OK) {
     cairo_surface_destroy(img);
     return ct_set_error(err, st, "%s: %s", what, e.message);
   }
   *out = img;
   return CT_OK;
+}
+
+/* Renders a page into a new image surface at `scale` pixels per point, in bands on
+   `threads` threads. */
+static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
+                                const inkset_t *inks, unsigned threads, cairo_surface_t **out, ct_error_t *err) {
+  const ct_page_t *pg = &c->pages[page];
+  ct_bands_t *b;
+  ct_status_t st;
+  int w, h;
+  if ((st = image_size(pg, scale, what, &w, &h, err)) != CT_OK) return st;
+  if ((st = page_bands(pg, w, h, scale, inks, threads, what, &b, err)) != CT_OK) return st;
+  st = draw_image(b, w, h, what, threads, out, err);
+  ct_bands_destroy(b);
+  return st;
 }
 
 ct_status_t ct_canvas_render_image(ct_canvas_t *c, unsigned page, double scale, cairo_surface_t **out,
@@ -418,12 +445,26 @@ static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
                              const ct_write_options_t *o, const inkset_t *inks, sink_t *sink, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
   double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
+  unsigned threads = o->threads ? o->threads : ct_get_threads();
   cairo_surface_t *img;
   cairo_status_t s;
-  ct_status_t st = render_image(c, page, scale, path, inks, o->threads ? o->threads : ct_get_threads(), &img, err);
+  ct_bands_t *b;
+  ct_status_t st;
+  int w, h;
+  if ((st = image_size(pg, scale, path, &w, &h, err)) != CT_OK) return st;
+  if ((st = page_bands(pg, w, h, scale, inks, threads, path, &b, err)) != CT_OK) return st;
+  /* a page with a background: compressed band by band as it is drawn; else drawn whole */
+  if (!ct_png_write_bands(b, w, h, threads, sink_write, sink, &s)) {
+    st = draw_image(b, w, h, path, threads, &img, err);
+    if (st == CT_OK) {
+      s = ct_png_write(img, threads, sink_write, sink);
+      cairo_surface_destroy(img);
+    }
+  } else if (s == CAIRO_STATUS_SUCCESS && ct_bands_status(b) != CAIRO_STATUS_SUCCESS) {
+    s = (cairo_status_t)ct_bands_status(b);
+  }
+  ct_bands_destroy(b);
   if (st != CT_OK) return st;
-  s = ct_png_write(img, o->threads ? o->threads : ct_get_threads(), sink_write, sink);
-  cairo_surface_destroy(img);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
   return CT_OK;
 }

@@ -43,31 +43,41 @@ unsigned ct_get_threads(void) {
 
 typedef struct {
   pthread_mutex_t lock;
-  unsigned        next, count;
-  void          (*fn)(void *arg, unsigned job);
+  unsigned        next, count, workers;
+  void          (*fn)(void *arg, unsigned job, unsigned worker);
   void           *arg;
 } loop_t;
 
-static void *worker(void *p) {
-  loop_t *l = p;
+static void run(loop_t *l, unsigned id) {
   for (;;) {
     unsigned job;
     pthread_mutex_lock(&l->lock);
     job = l->next < l->count ? l->next++ : l->count;
     pthread_mutex_unlock(&l->lock);
-    if (job >= l->count) return NULL;
-    l->fn(l->arg, job);
+    if (job >= l->count) return;
+    l->fn(l->arg, job, id);
   }
 }
 
-void ct_parallel_for(unsigned count, unsigned threads, void (*fn)(void *arg, unsigned job), void *arg) {
+static void *worker(void *p) {
+  loop_t *l = p;
+  unsigned id;
+  pthread_mutex_lock(&l->lock);
+  id = ++l->workers;   /* 1, 2, ...: the caller is 0 */
+  pthread_mutex_unlock(&l->lock);
+  run(l, id);
+  return NULL;
+}
+
+void ct_parallel_for(unsigned count, unsigned threads, void (*fn)(void *arg, unsigned job, unsigned worker),
+                     void *arg) {
   pthread_t tids[CT_MAX_THREADS];
   unsigned started = 0, k;
   loop_t l;
   if (threads > count) threads = count;
   if (threads > CT_MAX_THREADS) threads = CT_MAX_THREADS;
   if (threads <= 1) {
-    for (k = 0; k < count; k++) fn(arg, k);
+    for (k = 0; k < count; k++) fn(arg, k, 0);
     return;
   }
   memset(&l, 0, sizeof l);
@@ -78,7 +88,7 @@ void ct_parallel_for(unsigned count, unsigned threads, void (*fn)(void *arg, uns
   /* the calling thread is one of them; a thread that cannot start leaves its share to the rest */
   for (k = 1; k < threads; k++)
     if (pthread_create(&tids[started], NULL, worker, &l) == 0) started++;
-  worker(&l);
+  run(&l, 0);
   for (k = 0; k < started; k++) pthread_join(tids[k], NULL);
   pthread_mutex_destroy(&l.lock);
 }

@@ -8,6 +8,7 @@
  * with a background).  The bytes depend on the image alone, never on the thread count.
  */
 #include "ct-private.h"
+#include "canvas.h"
 
 #include <libdeflate.h>
 #include <stdint.h>
@@ -17,10 +18,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-
-/* Pieces: at least this many bytes of filtered rows, and rows. */
-#define PIECE_BYTES    (256u * 1024u)
-#define PIECE_MIN_ROWS 8u
 
 typedef struct {
   cairo_write_func_t write;
@@ -100,41 +97,88 @@ static void src_row(const png_src_t *s, int y, int w, int alpha, unsigned char *
 
 /* ---- the file: rows filtered and compressed in pieces, on several threads -------------
  *
- * A piece is a fixed number of rows, set by the width alone: its first row is unfiltered,
- * the others use the Up filter; deflate.c compresses it on its own and ends it on a byte
- * boundary, so the pieces join into the one zlib stream of the IDAT chunks whichever thread
- * made each.  The Adler-32 of the whole is combined from the pieces'. */
+ * A piece is CT_BAND_ROWS rows: its first row is unfiltered, the others use the Up filter;
+ * deflate.c compresses it on its own and ends it on a byte boundary, so the pieces join
+ * into the one zlib stream of the IDAT chunks whichever thread made each.  The Adler-32 of
+ * the whole is combined from the pieces'.  A page drawn in bands (bands.c) with a
+ * background is compressed band by band as each is drawn, in a buffer of the thread's, and
+ * never held whole: the same pieces, so the same bytes, as from the whole image. */
+
+#define PIECE_ROWS CT_BAND_ROWS
+
+typedef struct {   /* a worker's buffers, kept from piece to piece */
+  unsigned char *filtered, *cur, *prev, *band;
+  uint16_t      *tokens;
+} scratch_t;
 
 typedef struct {
-  const png_src_t *src;
   int              w, h, alpha, bpp;
-  unsigned         rows, npieces;     /* rows per piece */
+  unsigned         npieces;
   unsigned char  **out;               /* per piece: its deflate bytes */
   size_t          *outlen;
   uint32_t        *adler;
-  unsigned char   *has_alpha;         /* per piece */
-  int              failed;            /* out of memory in some piece (a byte: no race on others) */
-  unsigned char   *piece_failed;
+  unsigned char   *flag;              /* per piece: has alpha (whole images), or failed */
+  scratch_t       *scratch;           /* per worker */
+  const png_src_t *src;               /* a whole image */
+  ct_bands_t      *bands;             /* or a page drawn band by band */
+  int              stride;            /* of a band */
 } png_enc_t;
 
-static void alpha_job(void *arg, unsigned k) {
-  png_enc_t *e = arg;
-  int y0 = (int)(k * e->rows), y1 = y0 + (int)e->rows > e->h ? e->h : y0 + (int)e->rows, x, y;
-  for (y = y0; y < y1; y++) {
-    const unsigned char *r = e->src->data + (size_t)y * e->src->stride;
+static int enc_init(png_enc_t *e, int w, int h, unsigned threads) {
+  e->w = w;
+  e->h = h;
+  e->npieces = (unsigned)(((size_t)h + PIECE_ROWS - 1) / PIECE_ROWS);
+  e->out = calloc(e->npieces, sizeof *e->out);
+  e->outlen = calloc(e->npieces, sizeof *e->outlen);
+  e->adler = calloc(e->npieces, sizeof *e->adler);
+  e->flag = calloc(e->npieces, 1);
+  e->scratch = calloc(threads ? threads : 1, sizeof *e->scratch);
+  return e->out && e->outlen && e->adler && e->flag && e->scratch;
+}
+
+static void enc_fini(png_enc_t *e, unsigned threads) {
+  unsigned k;
+  if (e->out)
+    for (k = 0; k < e->npieces; k++) free(e->out[k]);
+  if (e->scratch)
+    for (k = 0; k < (threads ? threads : 1); k++) {
+      free(e->scratch[k].filtered);
+      free(e->scratch[k].cur);
+      free(e->scratch[k].prev);
+      free(e->scratch[k].band);
+      free(e->scratch[k].tokens);
+    }
+  free(e->out);
+  free(e->outlen);
+  free(e->adler);
+  free(e->flag);
+  free(e->scratch);
+}
+
+/* Whether rows (premultiplied ARGB32, or straight RGBA) are all opaque. */
+static int rows_opaque(const unsigned char *data, size_t stride, int premultiplied, int w, int nrows) {
+  int x, y;
+  for (y = 0; y < nrows; y++) {
+    const unsigned char *r = data + (size_t)y * stride;
     uint32_t all = 0xffffffffu;   /* the AND of a row's pixels: no branch in the loop */
-    if (e->src->premultiplied) {
+    if (premultiplied) {
       const uint32_t *p = (const uint32_t *)(const void *)r;
-      for (x = 0; x < e->w; x++) all &= p[x];
+      for (x = 0; x < w; x++) all &= p[x];
       all >>= 24;
     } else {
-      for (x = 0; x < e->w; x++) all &= r[4 * x + 3];
+      for (x = 0; x < w; x++) all &= r[4 * x + 3];
     }
-    if ((all & 0xff) != 255) {
-      e->has_alpha[k] = 1;
-      return;
-    }
+    if ((all & 0xff) != 255) return 0;
   }
+  return 1;
+}
+
+static void alpha_job(void *arg, unsigned k, unsigned worker) {
+  png_enc_t *e = arg;
+  int y0 = (int)k * PIECE_ROWS, n = e->h - y0 < PIECE_ROWS ? e->h - y0 : PIECE_ROWS;
+  (void)worker;
+  if (!rows_opaque(e->src->data + (size_t)y0 * e->src->stride, e->src->stride, e->src->premultiplied, e->w, n))
+    e->flag[k] = 1;
 }
 
 static void up_filter(unsigned char *restrict o, const unsigned char *restrict cur, const unsigned char *restrict prev,
@@ -148,37 +192,67 @@ static void up_filter(unsigned char *restrict o, const unsigned char *restrict c
   for (; i < n; i++) o[i] = (unsigned char)(cur[i] - prev[i]);
 }
 
-static void piece_job(void *arg, unsigned k) {
-  png_enc_t *e = arg;
-  int y0 = (int)(k * e->rows), y1 = y0 + (int)e->rows > e->h ? e->h : y0 + (int)e->rows, y;
-  size_t rowlen = (size_t)e->w * (size_t)e->bpp, n = (size_t)(y1 - y0) * (rowlen + 1);
-  unsigned char *buf = malloc(n), *cur = malloc(rowlen + 1), *prev = malloc(rowlen + 1), *t;
-  if (!buf || !cur || !prev) goto fail;
-  for (y = y0; y < y1; y++) {
-    unsigned char *o = buf + (size_t)(y - y0) * (rowlen + 1);
-    src_row(e->src, y, e->w, e->alpha, cur);
-    if (y == y0) {   /* None: the piece needs no row of another */
-      o[0] = 0;
-      memcpy(o + 1, cur, rowlen);
-    } else {         /* Up */
-      o[0] = 2;
-      up_filter(o + 1, cur, prev, rowlen);
-    }
-    t = prev;
-    prev = cur;
-    cur = t;
+/* Piece k from its rows (`src` on its first row); 0 without memory. */
+static int encode_piece(png_enc_t *e, scratch_t *sc, unsigned k, const png_src_t *src) {
+  int nrows = e->h - (int)k * PIECE_ROWS < PIECE_ROWS ? e->h - (int)k * PIECE_ROWS : PIECE_ROWS, y;
+  size_t rowlen = (size_t)e->w * (size_t)e->bpp, n = (size_t)nrows * (rowlen + 1);
+  unsigned char *t;
+  if (!sc->filtered) {   /* room for a whole piece */
+    sc->filtered = malloc((size_t)PIECE_ROWS * (rowlen + 1));
+    sc->cur = malloc(rowlen + 1);
+    sc->prev = malloc(rowlen + 1);
+    sc->tokens = malloc((size_t)PIECE_ROWS * (rowlen + 1) * sizeof *sc->tokens);
+    if (!sc->filtered || !sc->cur || !sc->prev || !sc->tokens) return 0;
   }
-  e->adler[k] = (uint32_t)libdeflate_adler32(1, buf, n);
-  if (!ct_deflate_piece(buf, n, (unsigned)e->bpp, k + 1 == e->npieces, &e->out[k], &e->outlen[k])) goto fail;
-  free(buf);
-  free(cur);
-  free(prev);
-  return;
-fail:
-  e->piece_failed[k] = 1;
-  free(buf);
-  free(cur);
-  free(prev);
+  for (y = 0; y < nrows; y++) {
+    unsigned char *o = sc->filtered + (size_t)y * (rowlen + 1);
+    src_row(src, y, e->w, e->alpha, sc->cur);
+    if (y == 0) {   /* None: the piece needs no row of another */
+      o[0] = 0;
+      memcpy(o + 1, sc->cur, rowlen);
+    } else {        /* Up */
+      o[0] = 2;
+      up_filter(o + 1, sc->cur, sc->prev, rowlen);
+    }
+    t = sc->prev;
+    sc->prev = sc->cur;
+    sc->cur = t;
+  }
+  e->adler[k] = (uint32_t)libdeflate_adler32(1, sc->filtered, n);
+  return ct_deflate_piece(sc->filtered, n, (unsigned)e->bpp, k + 1 == e->npieces, sc->tokens, &e->out[k],
+                          &e->outlen[k]);
+}
+
+/* Pieces of a whole image. */
+static void image_piece_job(void *arg, unsigned k, unsigned worker) {
+  png_enc_t *e = arg;
+  png_src_t src = *e->src;
+  src.data += (size_t)k * PIECE_ROWS * src.stride;
+  if (!encode_piece(e, &e->scratch[worker], k, &src)) e->flag[k] = 1;
+}
+
+/* Pieces of a page drawn band by band (a band a piece) into the worker's buffer; a band
+   that is not opaque after all is flagged (2), and the page is then written whole. */
+static void band_piece_job(void *arg, unsigned k, unsigned worker) {
+  png_enc_t *e = arg;
+  scratch_t *sc = &e->scratch[worker];
+  size_t bytes = (size_t)e->stride * PIECE_ROWS;
+  int nrows = e->h - (int)k * PIECE_ROWS < PIECE_ROWS ? e->h - (int)k * PIECE_ROWS : PIECE_ROWS;
+  png_src_t src;
+  if (!sc->band && !(sc->band = malloc(bytes))) {
+    e->flag[k] = 1;
+    return;
+  }
+  memset(sc->band, 0, bytes);
+  if (!ct_bands_draw(e->bands, k, sc->band, e->stride)) return;   /* the failure is the bands' */
+  if (!rows_opaque(sc->band, (size_t)e->stride, 1, e->w, nrows)) {
+    e->flag[k] = 2;
+    return;
+  }
+  src.data = sc->band;
+  src.stride = (size_t)e->stride;
+  src.premultiplied = 1;
+  if (!encode_piece(e, sc, k, &src)) e->flag[k] = 1;
 }
 
 static void be32(unsigned char *p, uint32_t v) {
@@ -205,75 +279,91 @@ static void put_chunk(png_out_t *o, const char *type, const unsigned char *a, si
   out_bytes(o, tail, 4);
 }
 
-static cairo_status_t write_png(const png_src_t *src, int w, int h, unsigned threads, cairo_write_func_t write,
-                                void *closure) {
+/* The file from the compressed pieces. */
+static cairo_status_t emit(const png_enc_t *e, cairo_write_func_t write, void *closure) {
   static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
   static const unsigned char zhead[2] = { 0x78, 0x01 };   /* deflate, 32 KiB window, fastest */
   png_out_t out = { write, closure, 0 };
-  png_enc_t e;
   unsigned char ihdr[13], adler[4];
+  size_t rowlen = (size_t)e->w * (size_t)e->bpp + 1;
   uint32_t a = 1;
-  size_t rowlen;
+  unsigned k;
+  be32(ihdr, (uint32_t)e->w);
+  be32(ihdr + 4, (uint32_t)e->h);
+  ihdr[8] = 8;                          /* bits per channel */
+  ihdr[9] = e->alpha ? 6 : 2;           /* RGBA or RGB */
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;   /* deflate, adaptive filters, not interlaced */
+  out_bytes(&out, sig, sizeof sig);
+  put_chunk(&out, "IHDR", ihdr, sizeof ihdr, NULL, 0);
+  for (k = 0; k < e->npieces; k++) {
+    size_t rows = k + 1 < e->npieces ? PIECE_ROWS : (size_t)e->h - (size_t)k * PIECE_ROWS;
+    a = (uint32_t)adler32_combine(a, e->adler[k], (z_off_t)(rows * rowlen));
+  }
+  be32(adler, a);
+  for (k = 0; k < e->npieces; k++) {   /* an IDAT a piece: the zlib header before, the check after */
+    if (k == 0) put_chunk(&out, "IDAT", zhead, 2, e->out[k], e->outlen[k]);
+    else put_chunk(&out, "IDAT", e->out[k], e->outlen[k], NULL, 0);
+  }
+  put_chunk(&out, "IDAT", adler, 4, NULL, 0);
+  put_chunk(&out, "IEND", NULL, 0, NULL, 0);
+  return out.failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t write_png(const png_src_t *src, int w, int h, unsigned threads, cairo_write_func_t write,
+                                void *closure) {
+  png_enc_t e;
   unsigned k;
   cairo_status_t st = CAIRO_STATUS_SUCCESS;
 
   memset(&e, 0, sizeof e);
   e.src = src;
-  e.w = w;
-  e.h = h;
-  rowlen = (size_t)w * 4 + 1;
-  e.rows = (unsigned)((PIECE_BYTES + rowlen - 1) / rowlen);
-  if (e.rows < PIECE_MIN_ROWS) e.rows = PIECE_MIN_ROWS;
-  e.npieces = (unsigned)(((size_t)h + e.rows - 1) / e.rows);
-  e.out = calloc(e.npieces, sizeof *e.out);
-  e.outlen = calloc(e.npieces, sizeof *e.outlen);
-  e.adler = calloc(e.npieces, sizeof *e.adler);
-  e.has_alpha = calloc(e.npieces, 1);
-  e.piece_failed = calloc(e.npieces, 1);
-  if (!e.out || !e.outlen || !e.adler || !e.has_alpha || !e.piece_failed) {
+  if (!enc_init(&e, w, h, threads)) {
     st = CAIRO_STATUS_NO_MEMORY;
     goto done;
   }
   /* RGB without alpha when every pixel is opaque */
   ct_parallel_for(e.npieces, threads, alpha_job, &e);
-  for (k = 0; k < e.npieces; k++) e.alpha |= e.has_alpha[k];
+  for (k = 0; k < e.npieces; k++) e.alpha |= e.flag[k];
   e.bpp = e.alpha ? 4 : 3;
-  ct_parallel_for(e.npieces, threads, piece_job, &e);
+  memset(e.flag, 0, e.npieces);
+  ct_parallel_for(e.npieces, threads, image_piece_job, &e);
   for (k = 0; k < e.npieces; k++)
-    if (e.piece_failed[k]) {
+    if (e.flag[k]) {
       st = CAIRO_STATUS_NO_MEMORY;
       goto done;
     }
-
-  be32(ihdr, (uint32_t)w);
-  be32(ihdr + 4, (uint32_t)h);
-  ihdr[8] = 8;                      /* bits per channel */
-  ihdr[9] = e.alpha ? 6 : 2;        /* RGBA or RGB */
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;   /* deflate, adaptive filters, not interlaced */
-  out_bytes(&out, sig, sizeof sig);
-  put_chunk(&out, "IHDR", ihdr, sizeof ihdr, NULL, 0);
-  rowlen = (size_t)w * (size_t)e.bpp + 1;
-  for (k = 0; k < e.npieces; k++) {
-    size_t rows = k + 1 < e.npieces ? e.rows : (size_t)h - (size_t)k * e.rows;
-    a = (uint32_t)adler32_combine(a, e.adler[k], (z_off_t)(rows * rowlen));
-  }
-  be32(adler, a);
-  for (k = 0; k < e.npieces; k++) {   /* an IDAT a piece: the zlib header before, the check after */
-    if (k == 0) put_chunk(&out, "IDAT", zhead, 2, e.out[k], e.outlen[k]);
-    else put_chunk(&out, "IDAT", e.out[k], e.outlen[k], NULL, 0);
-  }
-  put_chunk(&out, "IDAT", adler, 4, NULL, 0);
-  put_chunk(&out, "IEND", NULL, 0, NULL, 0);
-  if (out.failed) st = CAIRO_STATUS_WRITE_ERROR;
+  st = emit(&e, write, closure);
 done:
-  if (e.out)
-    for (k = 0; k < e.npieces; k++) free(e.out[k]);
-  free(e.out);
-  free(e.outlen);
-  free(e.adler);
-  free(e.has_alpha);
-  free(e.piece_failed);
+  enc_fini(&e, threads);
   return st;
+}
+
+int ct_png_write_bands(ct_bands_t *bands, int w, int h, unsigned threads, cairo_write_func_t write, void *closure,
+                       cairo_status_t *status) {
+  png_enc_t e;
+  unsigned k;
+  int done = 1;
+
+  *status = CAIRO_STATUS_SUCCESS;
+  if (!ct_bands_opaque(bands)) return 0;
+  memset(&e, 0, sizeof e);
+  e.bands = bands;
+  e.bpp = 3;
+  e.stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, w);
+  if (e.stride <= 0 || !enc_init(&e, w, h, threads)) {
+    *status = CAIRO_STATUS_NO_MEMORY;
+    goto done;
+  }
+  ct_parallel_for(e.npieces, threads, band_piece_job, &e);
+  for (k = 0; k < e.npieces; k++) {
+    if (e.flag[k] == 2) done = 0;   /* not opaque after all */
+    else if (e.flag[k]) *status = CAIRO_STATUS_NO_MEMORY;
+  }
+  if (done && *status == CAIRO_STATUS_SUCCESS && ct_bands_status(bands) == CAIRO_STATUS_SUCCESS)
+    *status = emit(&e, write, closure);
+done:
+  enc_fini(&e, threads);
+  return done;
 }
 
 cairo_status_t ct_png_write(cairo_surface_t *img, unsigned threads, cairo_write_func_t write, void *closure) {

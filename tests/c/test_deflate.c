@@ -28,7 +28,7 @@ static int roundtrip(const unsigned char *in, size_t n, unsigned bpp, unsigned p
     size_t len = n - off < step ? n - off : step;
     unsigned char *out;
     size_t olen;
-    if (!ct_deflate_piece(in + off, len, bpp, off + len == n, &out, &olen)) return 0;
+    if (!ct_deflate_piece(in + off, len, bpp, off + len == n, NULL, &out, &olen)) return 0;
     joined = realloc(joined, jlen + olen);
     memcpy(joined + jlen, out, olen);
     jlen += olen;
@@ -110,14 +110,14 @@ int main(void) {
   {
     unsigned char *a, *b;
     size_t la, lb;
-    CHECK(ct_deflate_piece(buf, n, 3, 1, &a, &la) && ct_deflate_piece(buf, n, 3, 1, &b, &lb) && la == lb &&
+    CHECK(ct_deflate_piece(buf, n, 3, 1, NULL, &a, &la) && ct_deflate_piece(buf, n, 3, 1, NULL, &b, &lb) && la == lb &&
           memcmp(a, b, la) == 0);
     free(a);
     free(b);
   }
   {
     unsigned char *none;
-    CHECK(!ct_deflate_piece(buf, 0, 3, 1, &none, &len1) && !none);   /* nothing to compress: refused */
+    CHECK(!ct_deflate_piece(buf, 0, 3, 1, NULL, &none, &len1) && !none);   /* nothing to compress: refused */
   }
   free(buf);
   return ct_test_report("deflate");

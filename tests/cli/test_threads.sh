@@ -36,6 +36,20 @@ same page-rgba "$CT --threads THREADS tests/cli/threads/page.lua $T/out.png 130 
 same env "CHROMATYPE_THREADS=THREADS $CT tests/cli/threads/page.lua $T/out.png 97"
 cmp -s "$T/page-1.png" "$T/page-rgba-1.png" && bad "the page without a background wrote the same file" || ok
 
+# a page with a background is compressed band by band as it is drawn; one whose background
+# is two rectangles is drawn whole first: the same pixels, so the same bytes
+cat > "$T/two.lua" <<'LUA'
+local ct = require "chromatype"
+local f = assert(ct.open_font("tests/fonts/twemoji-colr0.woff2"))
+local c = ct.canvas { width = 400, height = 300 }
+if arg[2] == "one" then c:rect { x = 0, y = 0, w = 400, h = 300, color = "#f0f0ff" }
+else c:rect { x = 0, y = 0, w = 400, h = 150, color = "#f0f0ff" }; c:rect { x = 0, y = 150, w = 400, h = 150, color = "#f0f0ff" } end
+c:text { "🌈🎨❤🌈", font = f, size = 90, x = 10, y = 160 }
+assert(c:write(arg[1], { dpi = 144 }))
+LUA
+"$CT" "$T/two.lua" "$T/one.png" one && "$CT" "$T/two.lua" "$T/two.png" two && cmp -s "$T/one.png" "$T/two.png" && ok ||
+  bad "a page drawn band by band and the same page drawn whole wrote other bytes"
+
 # c:write's threads= and ct.set_threads, from Lua; a document with --threads after it
 cat > "$T/w.lua" <<'LUA'
 local ct = require "chromatype"
