@@ -183,10 +183,11 @@ void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alp
 cairo_status_t ct_png_write(cairo_surface_t *img, unsigned threads, cairo_write_func_t write, void *closure);
 /* deflate.c: compresses n bytes of PNG rows (bpp bytes a pixel, 1..4) as a piece of a
    DEFLATE stream, on its own and ending on a byte boundary (the stream's last block if
-   `last`); *out is malloc'ed.  `tokens` is scratch for n entries (NULL: allocated here).
-   0 when out of memory. */
-int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, uint16_t *tokens,
+   `last`); *out is malloc'ed.  `scratch` holds ct_deflate_scratch_size(n) bytes (NULL:
+   allocated here).  0 when out of memory. */
+int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, void *scratch,
                      unsigned char **out, size_t *outlen);
+size_t ct_deflate_scratch_size(size_t n);
 /* The same from straight (not premultiplied) RGBA rows, w * 4 bytes each. */
 cairo_status_t ct_png_write_rgba(const unsigned char *rgba, int w, int h, cairo_write_func_t write, void *closure);
 

@@ -152,13 +152,26 @@ static void at_least_two(uint32_t *freq, unsigned n) {
     }
 }
 
-int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, uint16_t *tokens,
+/* The piece as segments: `lits` literal bytes, then a run of `run` bytes (0 at the end). */
+typedef struct { uint32_t lits, run; } seg_t;
+
+size_t ct_deflate_scratch_size(size_t n) { return (n / MIN_RUN + 2) * sizeof(seg_t); }
+
+/* The matches a run is sent as: 258 bytes at most each, none under 3. */
+static unsigned next_match(size_t r) {
+  unsigned m = r > 258 ? 258 : (unsigned)r;
+  if (r > 258 && r - 258 < 3) m = (unsigned)r - 3;
+  return m;
+}
+
+int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, void *scratch,
                      unsigned char **out, size_t *outlen) {
-  uint16_t *tok = tokens, litcode[NLITLEN], distcode[NDIST], clcode[NCLEN];
+  seg_t *seg = scratch;
+  uint16_t litcode[NLITLEN], distcode[NDIST], clcode[NCLEN];
   uint32_t litf[NLITLEN], distf[NDIST], clf[NCLEN];
   uint8_t litlen[NLITLEN], distlen[NDIST], cllen[NCLEN], lens[NLITLEN + NDIST], rle[NLITLEN + NDIST],
       rlex[NLITLEN + NDIST], lcode_of[259];
-  size_t ntok = 0, i = 0, cap, stored;
+  size_t nseg = 0, i = 0, lits = 0, cap, stored, pos;
   unsigned hlit, hdist, hclen, nlens, nrle = 0, k;
   uint64_t cost = 0;
   bitbuf_t b;
@@ -166,7 +179,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
   *out = NULL;
   *outlen = 0;
   if (bpp < 1 || bpp > 4 || n == 0) return 0;
-  if (!tok && !(tok = malloc(n * sizeof *tok))) return 0;
+  if (!seg && !(seg = malloc(ct_deflate_scratch_size(n)))) return 0;
   memset(litf, 0, sizeof litf);
   memset(distf, 0, sizeof distf);
   memset(clf, 0, sizeof clf);
@@ -175,10 +188,11 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
   memset(clcode, 0, sizeof clcode);
   for (k = 3; k <= 258; k++) lcode_of[k] = (uint8_t)len_code(k);
 
-  /* tokens: literal bytes, and runs repeating the pixel before (a match at distance bpp) */
+  /* tokens: literal bytes, and runs repeating the pixel before (a match at distance bpp);
+     a run is measured only where its first byte repeats, eight bytes at a time */
   while (i < n) {
     size_t r = 0;
-    if (i >= bpp) {
+    if (i >= bpp && in[i] == in[i - bpp]) {
       const unsigned char *a = in + i, *p = in + i - bpp;
       size_t left = n - i;
       while (r + 8 <= left) {
@@ -186,7 +200,11 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
         memcpy(&x, a + r, 8);
         memcpy(&y, p + r, 8);
         if (x != y) {
-          r += (size_t)__builtin_ctzll(x ^ y) >> 3;   /* little-endian: the first differing byte */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+          r += (size_t)__builtin_clzll(x ^ y) >> 3;   /* the first differing byte */
+#else
+          r += (size_t)__builtin_ctzll(x ^ y) >> 3;
+#endif
           goto counted;
         }
         r += 8;
@@ -195,20 +213,29 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
     }
   counted:
     if (r >= MIN_RUN) {
+      seg[nseg].lits = (uint32_t)lits;
+      seg[nseg++].run = (uint32_t)r;
+      lits = 0;
+      i += r;
       while (r >= 3) {
-        unsigned m = r > 258 ? 258 : (unsigned)r;
-        if (r > 258 && r - 258 < 3) m = (unsigned)r - 3;
-        tok[ntok++] = (uint16_t)(256 + m);
+        unsigned m = next_match(r);
         litf[257 + lcode_of[m]]++;
         distf[bpp - 1]++;
         r -= m;
-        i += m;
       }
+      lits += r;   /* 1 or 2 bytes the matches leave: literals */
+      for (; r > 0; r--) litf[in[i - r]]++;
       continue;
     }
-    litf[in[i]]++;
-    tok[ntok++] = in[i++];
+    /* a short repeat: its bytes, and the one that ends it, are literals (the repeats that
+       start inside it are shorter still) */
+    for (r = r + 1; r > 0 && i < n; r--) {
+      litf[in[i++]]++;
+      lits++;
+    }
   }
+  seg[nseg].lits = (uint32_t)lits;
+  seg[nseg++].run = 0;
   litf[256] = 1;
   at_least_two(litf, NLITLEN);
   at_least_two(distf, NDIST);
@@ -268,7 +295,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
 
   cap = (cost < (uint64_t)stored * 8 ? (size_t)(cost / 8) : stored) + 64;
   if (!(b.p = malloc(cap))) {
-    if (tok != tokens) free(tok);
+    if (seg != scratch) free(seg);
     return 0;
   }
   b.len = 0;
@@ -303,15 +330,16 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
       else if (rle[k] == 17) put_bits(&b, rlex[k], 3);
       else if (rle[k] == 18) put_bits(&b, rlex[k], 7);
     }
-    for (i = 0; i < ntok; i++) {
-      unsigned t = tok[i];
-      if (t < 256) {
-        put_bits(&b, litcode[t], litlen[t]);
-      } else {
-        unsigned m = t - 256, c = lcode_of[m];
+    for (i = 0, pos = 0; i < nseg; i++) {
+      size_t k2, r = seg[i].run;
+      for (k2 = 0; k2 < seg[i].lits; k2++, pos++) put_bits(&b, litcode[in[pos]], litlen[in[pos]]);
+      while (r >= 3) {
+        unsigned m = next_match(r), c = lcode_of[m];
         put_bits(&b, litcode[257 + c], litlen[257 + c]);
         if (len_extra[c]) put_bits(&b, m - len_base[c], len_extra[c]);
         put_bits(&b, distcode[bpp - 1], distlen[bpp - 1]);
+        r -= m;
+        pos += m;
       }
     }
     put_bits(&b, litcode[256], litlen[256]);
@@ -325,7 +353,7 @@ int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, 
     }
     align_byte(&b);
   }
-  if (tok != tokens) free(tok);
+  if (seg != scratch) free(seg);
   *out = b.p;
   *outlen = b.len;
   return 1;

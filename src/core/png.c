@@ -108,7 +108,7 @@ static void src_row(const png_src_t *s, int y, int w, int alpha, unsigned char *
 
 typedef struct {   /* a worker's buffers, kept from piece to piece */
   unsigned char *filtered, *cur, *prev, *band;
-  uint16_t      *tokens;
+  void          *deflate;
 } scratch_t;
 
 typedef struct {
@@ -146,7 +146,7 @@ static void enc_fini(png_enc_t *e, unsigned threads) {
       free(e->scratch[k].cur);
       free(e->scratch[k].prev);
       free(e->scratch[k].band);
-      free(e->scratch[k].tokens);
+      free(e->scratch[k].deflate);
     }
   free(e->out);
   free(e->outlen);
@@ -201,8 +201,8 @@ static int encode_piece(png_enc_t *e, scratch_t *sc, unsigned k, const png_src_t
     sc->filtered = malloc((size_t)PIECE_ROWS * (rowlen + 1));
     sc->cur = malloc(rowlen + 1);
     sc->prev = malloc(rowlen + 1);
-    sc->tokens = malloc((size_t)PIECE_ROWS * (rowlen + 1) * sizeof *sc->tokens);
-    if (!sc->filtered || !sc->cur || !sc->prev || !sc->tokens) return 0;
+    sc->deflate = malloc(ct_deflate_scratch_size((size_t)PIECE_ROWS * (rowlen + 1)));
+    if (!sc->filtered || !sc->cur || !sc->prev || !sc->deflate) return 0;
   }
   for (y = 0; y < nrows; y++) {
     unsigned char *o = sc->filtered + (size_t)y * (rowlen + 1);
@@ -219,7 +219,7 @@ static int encode_piece(png_enc_t *e, scratch_t *sc, unsigned k, const png_src_t
     sc->cur = t;
   }
   e->adler[k] = (uint32_t)libdeflate_adler32(1, sc->filtered, n);
-  return ct_deflate_piece(sc->filtered, n, (unsigned)e->bpp, k + 1 == e->npieces, sc->tokens, &e->out[k],
+  return ct_deflate_piece(sc->filtered, n, (unsigned)e->bpp, k + 1 == e->npieces, sc->deflate, &e->out[k],
                           &e->outlen[k]);
 }
 
