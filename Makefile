@@ -44,7 +44,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
-.PHONY: all demo check check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
+.PHONY: all demo check check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -132,6 +132,16 @@ check: all test-deps $(TEST_C) $(TOOLS) $(FUZZ_DRIVERS)
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lhyphen -lgif -lm -lstdc++ -fsanitize=address,undefined" CT_ASAN=1 check
+
+# The threaded raster path (bands.c, png.c, deflate.c) under ThreadSanitizer: the threads
+# suite, any race fails it (tests/tsan.supp: cairo's lock-free pools).  Focused: the whole
+# suite under TSan would take hours.  The same suite under ASan/UBSan:
+#   make B=build-asan CFLAGS=... (check-asan's) all && CT_BUILD=build-asan sh tests/cli/test_threads.sh
+check-tsan:
+	$(MAKE) B=build-tsan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	  LDLIBS="-lhyphen -lgif -lm -lstdc++ -fsanitize=thread" all
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 exitcode=66" CT_BUILD=build-tsan \
+	  sh tests/cli/test_threads.sh
 
 # Speed against headless Chromium, glyphs/s cold and warm, batch pages/s, PDF bytes per
 # repeated glyph, peak memory (bench/run.sh; docs/performance.md says what bounds them).
