@@ -33,8 +33,10 @@ struct ct_bands {
   const ct_ink_t  *inks;
   unsigned         ninks;
   plan_t         **plans;      /* per op: per placed glyph (glyph ops) */
-  ct_sprite_job_t *jobs;       /* sprites to draw before the bands */
-  unsigned         njobs, capjobs;
+  ct_sprite_job_t *jobs;       /* sprites to draw before the bands: room for every glyph */
+  unsigned         njobs, taken;
+  int              planned;    /* the plan is done: no more jobs */
+  pthread_cond_t   more;       /* a job was added, or the plan is done */
   int              width, height;
   int              opaque;     /* an opaque rectangle covers the page */
   pthread_mutex_t  lock;       /* for what is not thread-safe to draw */
@@ -82,23 +84,46 @@ static void load_outlines(ct_font_t *font, const ct_paint_t *p, unsigned depth) 
   }
 }
 
-static int add_job(bands_t *b, const ct_sprite_job_t *job) {
-  if (b->njobs == b->capjobs) {
-    unsigned cap = b->capjobs ? b->capjobs * 2 : 64;
-    ct_sprite_job_t *j = realloc(b->jobs, cap * sizeof *j);
-    if (!j) return 0;
-    b->jobs = j;
-    b->capjobs = cap;
-  }
+/* Queues a sprite for the threads drawing them while the plan goes on (the array never
+   moves: it has room for every glyph of the page). */
+static void add_job(bands_t *b, const ct_sprite_job_t *job) {
+  pthread_mutex_lock(&b->lock);
   b->jobs[b->njobs++] = *job;
-  return 1;
+  pthread_cond_signal(&b->more);
+  pthread_mutex_unlock(&b->lock);
+}
+
+/* Draws queued sprites until the plan is done and the queue empty. */
+static void *sprite_worker(void *arg) {
+  bands_t *b = arg;
+  for (;;) {
+    unsigned k;
+    pthread_mutex_lock(&b->lock);
+    while (b->taken == b->njobs && !b->planned) pthread_cond_wait(&b->more, &b->lock);
+    if (b->taken == b->njobs) {
+      pthread_mutex_unlock(&b->lock);
+      return NULL;
+    }
+    k = b->taken++;
+    pthread_mutex_unlock(&b->lock);
+    if (!ct_sprite_render(&b->jobs[k])) {
+      pthread_mutex_lock(&b->lock);
+      b->failed = CAIRO_STATUS_NO_MEMORY;
+      pthread_mutex_unlock(&b->lock);
+    }
+  }
 }
 
 /* The single-threaded pass: every placed glyph's plan, the sprites to draw. */
 static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
   const ct_page_t *page = b->page;
   unsigned i, j;
+  size_t nglyphs = 0;
   if (!(b->plans = calloc(page->count ? page->count : 1, sizeof *b->plans)))
+    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  for (i = 0; i < page->count; i++)
+    if (page->ops[i].kind == CT_OP_GLYPHS) nglyphs += page->ops[i].u.glyphs.count;
+  if (!(b->jobs = malloc((nglyphs ? nglyphs : 1) * sizeof *b->jobs)))
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -130,7 +155,8 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
                                   t, &p->spot, &job)) {
           p->y0 = p->spot.y;
           p->y1 = p->spot.y + p->spot.h;
-          if (job.surface && !(plain && add_job(b, &job))) ct_sprite_render(&job);   /* here, in order */
+          if (job.surface && plain) add_job(b, &job);   /* drawn by the sprite threads */
+          else if (job.surface) ct_sprite_render(&job);   /* here: librsvg, bitmaps */
           continue;
         }
       }
@@ -153,16 +179,6 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
     }
   }
   return CT_OK;
-}
-
-static void draw_sprite_job(void *arg, unsigned k, unsigned worker) {
-  bands_t *b = arg;
-  (void)worker;
-  if (!ct_sprite_render(&b->jobs[k])) {
-    pthread_mutex_lock(&b->lock);
-    b->failed = CAIRO_STATUS_NO_MEMORY;
-    pthread_mutex_unlock(&b->lock);
-  }
 }
 
 int ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride) {
@@ -232,6 +248,8 @@ int ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride)
 ct_bands_t *ct_bands_create(const ct_page_t *page, int width, int height, double scale, const ct_ink_t *inks,
                             unsigned ninks, unsigned threads, ct_error_t *err) {
   bands_t *b = calloc(1, sizeof *b);
+  pthread_t tids[CT_MAX_THREADS];
+  unsigned started = 0, k;
   cairo_surface_t *s;
   cairo_t *scratch;
   ct_status_t st;
@@ -246,17 +264,28 @@ ct_bands_t *ct_bands_create(const ct_page_t *page, int width, int height, double
   b->width = width;
   b->height = height;
   pthread_mutex_init(&b->lock, NULL);
+  pthread_cond_init(&b->more, NULL);
+  /* the sprites are drawn on the other threads as the plan makes them, then on all */
+  if (threads > CT_MAX_THREADS) threads = CT_MAX_THREADS;
+  for (k = 1; k < threads; k++)
+    if (pthread_create(&tids[started], NULL, sprite_worker, b) == 0) started++;
   s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
   scratch = cairo_create(s);
   cairo_surface_destroy(s);
   if (cairo_status(scratch) != CAIRO_STATUS_SUCCESS) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   else st = plan(b, scratch, err);
   cairo_destroy(scratch);
+  pthread_mutex_lock(&b->lock);
+  b->planned = 1;
+  if (st != CT_OK) b->taken = b->njobs;   /* drop what is queued */
+  pthread_cond_broadcast(&b->more);
+  pthread_mutex_unlock(&b->lock);
+  sprite_worker(b);
+  for (k = 0; k < started; k++) pthread_join(tids[k], NULL);
   if (st != CT_OK) {
     ct_bands_destroy(b);
     return NULL;
   }
-  ct_parallel_for(b->njobs, threads, draw_sprite_job, b);
   return b;
 }
 
@@ -279,6 +308,7 @@ void ct_bands_destroy(ct_bands_t *b) {
     for (i = 0; i < b->page->count; i++) free(b->plans[i]);
   free(b->plans);
   free(b->jobs);
+  pthread_cond_destroy(&b->more);
   pthread_mutex_destroy(&b->lock);
   free(b);
 }
