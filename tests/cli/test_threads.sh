@@ -71,6 +71,28 @@ cmp -s "$T/lua-w1.png" "$T/lua-w2.png" && ok || bad "ct.set_threads(2) wrote oth
   cmp -s "$T/d1-1.png" "$T/d2-1.png" && cmp -s "$T/d1-2.png" "$T/d2-2.png" && ok ||
   bad "a document's PNGs with --threads 1 and 2 differ (or failed)"
 
+# what is read back is what was drawn: odd widths (the row conversion's tails), a page taller
+# than a band, RGB and RGBA, colors at both ends of every row
+cat > "$T/rt.lua" <<'LUA'
+local ct = require "chromatype"
+for _, w in ipairs { 1, 2, 3, 5, 7, 13, 17, 31, 333 } do
+  for _, bg in ipairs { "#123456", false } do
+    local c = ct.canvas { width = w, height = 150 }
+    if bg then c:background(bg) end
+    c:rect { x = 0, y = 0, w = 1, h = 150, color = "#ff8000" }
+    c:rect { x = w - 1, y = 70, w = 1, h = 80, color = "#00ff80" }
+    assert(c:write(arg[1], { threads = 2 }))
+    local W, H = ct.read_png(arg[1])
+    assert(W == w and H == 150, "size")
+    local function px(x, y) return table.concat({ ct.read_png_pixel(arg[1], x, y) }, ",") end
+    assert(px(0, 0) == "255,128,0,255", w .. ": " .. px(0, 0))
+    assert(px(w - 1, 149) == "0,255,128,255", w .. ": " .. px(w - 1, 149))
+    if w > 2 then assert(px(1, 10) == (bg and "18,52,86,255" or "0,0,0,0"), w .. ": " .. px(1, 10)) end
+  end
+end
+LUA
+"$CT" "$T/rt.lua" "$T/rt.png" > "$T/log" 2>&1 && ok || bad "a PNG read back is not what was drawn: $(cat "$T/log")"
+
 # ---- the option's errors: one line naming it, exit status 2 -------------------------------
 echo 'print("ran")' > "$T/ran.lua"
 expect 2 "--threads: '0' is not a number of threads (1..64)" "$CT" --threads 0 "$T/ran.lua"
