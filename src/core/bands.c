@@ -20,6 +20,7 @@
 #include "picture.h"
 
 #define BAND_ROWS CT_BAND_ROWS
+#define JOB_BLOCK 1024
 
 typedef struct {
   ct_sprite_spot_t spot;     /* spot.surface NULL: drawn directly */
@@ -33,7 +34,8 @@ struct ct_bands {
   const ct_ink_t  *inks;
   unsigned         ninks;
   plan_t         **plans;      /* per op: per placed glyph (glyph ops) */
-  ct_sprite_job_t *jobs;       /* sprites to draw before the bands: room for every glyph */
+  ct_sprite_job_t **jobs;      /* sprites to draw before the bands, in blocks that never move
+                                  (room for a block pointer per JOB_BLOCK glyphs) */
   unsigned         njobs, taken;
   int              planned;    /* the plan is done: no more jobs */
   pthread_cond_t   more;       /* a job was added, or the plan is done */
@@ -84,13 +86,16 @@ static void load_outlines(ct_font_t *font, const ct_paint_t *p, unsigned depth) 
   }
 }
 
-/* Queues a sprite for the threads drawing them while the plan goes on (the array never
-   moves: it has room for every glyph of the page). */
-static void add_job(bands_t *b, const ct_sprite_job_t *job) {
+/* Queues a sprite for the threads drawing them while the plan goes on; 0 without memory. */
+static int add_job(bands_t *b, const ct_sprite_job_t *job) {
+  unsigned k = b->njobs;   /* only this thread adds */
+  if (!b->jobs[k / JOB_BLOCK] && !(b->jobs[k / JOB_BLOCK] = malloc(JOB_BLOCK * sizeof **b->jobs))) return 0;
+  b->jobs[k / JOB_BLOCK][k % JOB_BLOCK] = *job;
   pthread_mutex_lock(&b->lock);
-  b->jobs[b->njobs++] = *job;
+  b->njobs++;
   pthread_cond_signal(&b->more);
   pthread_mutex_unlock(&b->lock);
+  return 1;
 }
 
 /* Draws queued sprites until the plan is done and the queue empty. */
@@ -106,7 +111,7 @@ static void *sprite_worker(void *arg) {
     }
     k = b->taken++;
     pthread_mutex_unlock(&b->lock);
-    if (!ct_sprite_render(&b->jobs[k])) {
+    if (!ct_sprite_render(&b->jobs[k / JOB_BLOCK][k % JOB_BLOCK])) {
       pthread_mutex_lock(&b->lock);
       b->failed = CAIRO_STATUS_NO_MEMORY;
       pthread_mutex_unlock(&b->lock);
@@ -123,7 +128,7 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   for (i = 0; i < page->count; i++)
     if (page->ops[i].kind == CT_OP_GLYPHS) nglyphs += page->ops[i].u.glyphs.count;
-  if (!(b->jobs = malloc((nglyphs ? nglyphs : 1) * sizeof *b->jobs)))
+  if (!(b->jobs = calloc(nglyphs / JOB_BLOCK + 1, sizeof *b->jobs)))
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -133,6 +138,13 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
       if (col.a >= 1 && op->u.rect.x <= 0 && op->u.rect.y <= 0 && op->u.rect.x + op->u.rect.w >= page->width &&
           op->u.rect.y + op->u.rect.h >= page->height)
         b->opaque = 1;
+    }
+    if (op->kind == CT_OP_IMAGE) {   /* drawn within its box, in the bands the box meets */
+      if (!(b->plans[i] = calloc(1, sizeof **b->plans))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      b->plans[i]->y0 = (int)floor(op->u.image.y * b->scale) - 1;
+      b->plans[i]->y1 = (int)ceil((op->u.image.y + op->u.image.h) * b->scale) + 1;
+      b->plans[i]->locked = 1;
+      continue;
     }
     if (op->kind != CT_OP_GLYPHS || op->u.glyphs.count == 0) continue;
     if (!(b->plans[i] = calloc(op->u.glyphs.count, sizeof **b->plans)))
@@ -155,13 +167,14 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
                                   t, &p->spot, &job)) {
           p->y0 = p->spot.y;
           p->y1 = p->spot.y + p->spot.h;
-          if (job.surface && plain) add_job(b, &job);   /* drawn by the sprite threads */
-          else if (job.surface) ct_sprite_render(&job);   /* here: librsvg, bitmaps */
+          /* drawn by the sprite threads; here for librsvg and bitmaps (or without memory) */
+          if (job.surface && !(plain && add_job(b, &job))) ct_sprite_render(&job);
           continue;
         }
       }
+      /* drawn directly: in the bands its box meets (SVG and bitmap glyphs: the generous em
+         box their sprites have too) */
       p->locked = !plain;
-      if (!plain) continue;   /* all bands: an SVG document may paint beyond its em box */
       memset(&ctx, 0, sizeof ctx);
       ctx.font = font;
       ctx.palette = &op->u.glyphs.palette->pal;
@@ -194,6 +207,8 @@ int ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride)
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     if (op->kind == CT_OP_IMAGE) {
+      const plan_t *p = b->plans[i];
+      if (p->y1 <= y0 || p->y0 >= y0 + h) continue;   /* not in this band */
       pthread_mutex_lock(&b->lock);
       ct_image_draw(cr, op->u.image.image, op->u.image.x, op->u.image.y, op->u.image.w, op->u.image.h,
                     op->u.image.fit);
@@ -307,6 +322,8 @@ void ct_bands_destroy(ct_bands_t *b) {
   if (b->plans)
     for (i = 0; i < b->page->count; i++) free(b->plans[i]);
   free(b->plans);
+  if (b->jobs)
+    for (i = 0; i <= b->njobs / JOB_BLOCK; i++) free(b->jobs[i]);
   free(b->jobs);
   pthread_cond_destroy(&b->more);
   pthread_mutex_destroy(&b->lock);
