@@ -13,6 +13,7 @@
 */
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,9 @@ struct ct_bands {
   pthread_cond_t   more;       /* a job was added, or the plan is done */
   int              width, height;
   int              opaque;     /* an opaque rectangle covers the page */
+  unsigned         first;      /* the first op drawn: ops under a rectangle covering every
+                                  pixel whole are not, the band starts in its color */
+  uint32_t         fill;       /* the pixel the bands start with */
   pthread_mutex_t  lock;       /* for what is not thread-safe to draw */
   int              failed;     /* a cairo status, under the lock */
 };
@@ -138,6 +142,22 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
       if (col.a >= 1 && op->u.rect.x <= 0 && op->u.rect.y <= 0 && op->u.rect.x + op->u.rect.w >= page->width &&
           op->u.rect.y + op->u.rect.h >= page->height)
         b->opaque = 1;
+      if (col.a >= 1 && op->u.rect.x * b->scale <= 0 && op->u.rect.y * b->scale <= 0 &&
+          (op->u.rect.x + op->u.rect.w) * b->scale >= b->width && (op->u.rect.y + op->u.rect.h) * b->scale >= b->height) {
+        /* every pixel covered whole by an opaque color: what cairo makes of it, read back */
+        cairo_surface_t *px = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+        cairo_t *cr = cairo_create(px);
+        cairo_set_source_rgba(cr, col.r, col.g, col.b, col.a);
+        cairo_rectangle(cr, -1, -1, 3, 3);
+        cairo_fill(cr);
+        cairo_surface_flush(px);
+        if (cairo_status(cr) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_data(px)) {
+          memcpy(&b->fill, cairo_image_surface_get_data(px), 4);
+          b->first = i + 1;
+        }
+        cairo_destroy(cr);
+        cairo_surface_destroy(px);
+      }
     }
     if (op->kind == CT_OP_IMAGE) {   /* drawn within its box, in the bands the box meets */
       if (!(b->plans[i] = calloc(1, sizeof **b->plans))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
@@ -202,9 +222,16 @@ int ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride)
   cairo_status_t st;
   unsigned i, j;
 
+  for (i = 0; i < (unsigned)h; i++) {   /* the background, or transparent */
+    uint32_t *row = (uint32_t *)(void *)(rows + (size_t)i * (size_t)stride);
+    int x;
+    if (!b->fill) memset(row, 0, (size_t)b->width * 4);
+    else for (x = 0; x < b->width; x++) row[x] = b->fill;
+  }
+  cairo_surface_mark_dirty(s);
   cairo_translate(cr, 0, -y0);   /* whole pixels: the page's own device grid */
   cairo_scale(cr, b->scale, b->scale);
-  for (i = 0; i < page->count; i++) {
+  for (i = b->first; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
     if (op->kind == CT_OP_IMAGE) {
       const plan_t *p = b->plans[i];

@@ -131,10 +131,10 @@ int ct_paint_worth_recording(const ct_paint_t *p);
    with the pixels ct_page_replay and ct_page_draw_marks give on one image, for any thread
    count.  ct_bands_create plans the page for an image of width x height pixels at `scale`
    pixels per point and draws the sprites it needs (on `threads` threads); NULL with `err`
-   when out of memory.  ct_bands_draw draws band `band` onto `rows` (its ARGB32 rows, cleared,
-   `stride` bytes apart) and may run on any thread, several bands at once; 0 if cairo failed
-   (ct_bands_status gives the status).  ct_bands_draw_image draws every band onto `img`
-   (ARGB32, cleared, width x height).  The page must not change while its bands exist. */
+   when out of memory.  ct_bands_draw draws band `band` onto `rows` (its ARGB32 rows, `stride`
+   bytes apart, whatever they hold) and may run on any thread, several bands at once; 0 if
+   cairo failed (ct_bands_status gives the status).  ct_bands_draw_image draws every band onto
+   `img` (ARGB32, width x height).  The page must not change while its bands exist. */
 #define CT_BAND_ROWS 64
 typedef struct ct_bands ct_bands_t;
 ct_bands_t *ct_bands_create(const ct_page_t *page, int width, int height, double scale, const ct_ink_t *inks,

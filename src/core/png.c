@@ -265,7 +265,6 @@ static void band_piece_job(void *arg, unsigned k, unsigned worker) {
     e->flag[k] = 1;
     return;
   }
-  memset(sc->band, 0, bytes);
   if (!ct_bands_draw(e->bands, k, sc->band, e->stride)) return;   /* the failure is the bands' */
   if (!rows_opaque(sc->band, (size_t)e->stride, 1, e->w, nrows)) {
     e->flag[k] = 2;
