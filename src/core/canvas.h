@@ -118,10 +118,11 @@ void ct_page_clear(ct_page_t *page);
 ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err);
 void ct_pdf_stream_abort(ct_canvas_t *c);
 
-/* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
-   are drawn from recordings made once; with `raster` (an image), from sprites (picture.c). */
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
-                    const ct_ink_t *inks, unsigned ninks);
+/* Replays a page onto `cr` (in points) for vector output: with `pictures`, color glyphs
+   are drawn from recordings made once (picture.c).  Raster output is drawn by bands.c, with
+   sprites. */
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, const ct_ink_t *inks,
+                    unsigned ninks);
 
 /* Whether a tree is a color glyph, worth a recording (vector) or a sprite (raster): not a
    plain outline in one color. */

@@ -359,10 +359,10 @@ done:
 /* ---- formats ---------------------------------------------------------- */
 
 /* pdf: print marks are left to the PDF pass (in the /All separation). */
-static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, int raster,
-                       const inkset_t *inks, int pdf) {
+static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, const inkset_t *inks,
+                       int pdf) {
   cairo_save(cr);
-  ct_page_replay(page, cr, pictures, raster, inks ? inks->v : NULL, inks ? inks->n : 0);
+  ct_page_replay(page, cr, pictures, inks ? inks->v : NULL, inks ? inks->n : 0);
   if (!pdf) ct_page_draw_marks(page, cr);
   cairo_restore(cr);
 }
@@ -545,7 +545,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, co
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
   /* no shared recordings: cairo 1.16's SVG surface never frees a recording used as a source */
-  paint_page(cr, &c->pages[page], NULL, 0, inks, 0);
+  paint_page(cr, &c->pages[page], NULL, inks, 0);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -606,7 +606,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   ct_picture_cache_set_inks(pictures, inks->v, inks->n);
   for (i = 0; i < c->npages; i++) {
     cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
-    paint_page(cr, &c->pages[i], pictures, 0, inks, 1);
+    paint_page(cr, &c->pages[i], pictures, inks, 1);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
@@ -695,7 +695,7 @@ ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) 
     memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
     inks.n = st->ninks;
     cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
-    paint_page(st->cr, pg, st->pictures, 0, &inks, 1);
+    paint_page(st->cr, pg, st->pictures, &inks, 1);
     if (!st->opts.no_text_layer) ct_page_text_layer(pg, st->cr);
     cairo_show_page(st->cr);
     ct_page_clear(pg);

@@ -396,15 +396,3 @@ void ct_sprite_paint(cairo_t *cr, const ct_sprite_spot_t *spot, int dx, int dy) 
   cairo_paint(cr);
   cairo_restore(cr);
 }
-
-int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
-                   ct_palette_ref_t *palref, double x, double y, double units, double time) {
-  cairo_matrix_t m;
-  ct_sprite_spot_t spot;
-  ct_sprite_job_t job;
-  cairo_get_matrix(cr, &m);
-  if (!ct_sprite_place(sc, &m, font, paint, palref, x, y, units, time, &spot, &job)) return 0;
-  if (job.surface) ct_sprite_render(&job);   /* made just now */
-  ct_sprite_paint(cr, &spot, 0, 0);
-  return 1;
-}
