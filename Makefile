@@ -9,7 +9,7 @@ LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 FILTERDIR = $(PREFIX)/share/chromatype/filters
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwoff2dec libbrotlidec libwebp
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwoff2dec libbrotlidec libwebp libdeflate
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -44,7 +44,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
-.PHONY: all demo check test-slurm check-asan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
+.PHONY: all demo check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -142,6 +142,16 @@ test-slurm: all
 check-asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  LDLIBS="-lhyphen -lgif -lm -lstdc++ -fsanitize=address,undefined" CT_ASAN=1 check
+
+# The threaded raster path (bands.c, png.c, deflate.c) under ThreadSanitizer: the threads
+# suite, any race fails it (tests/tsan.supp: cairo's lock-free pools).  Focused: the whole
+# suite under TSan would take hours.  The same suite under ASan/UBSan:
+#   make B=build-asan CFLAGS=... (check-asan's) all && CT_BUILD=build-asan sh tests/cli/test_threads.sh
+check-tsan:
+	$(MAKE) B=build-tsan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	  LDLIBS="-lhyphen -lgif -lm -lstdc++ -fsanitize=thread" all
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 exitcode=66" CT_BUILD=build-tsan \
+	  sh tests/cli/test_threads.sh
 
 # Speed against headless Chromium, glyphs/s cold and warm, batch pages/s, PDF bytes per
 # repeated glyph, peak memory (bench/run.sh; docs/performance.md says what bounds them).

@@ -2,7 +2,7 @@
 # chromium.sh: the peer side of `make bench`: headless Chromium (Debian's chromium) drawing
 # the glyph sheet of bench/sheet.lua to PNG, or a poster page to PDF, each a fresh browser
 # process with a fresh profile, as a command-line user runs it.
-#   bench/chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS]]]
+#   bench/chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS [WHICH]]]]   (WHICH: cmap or distinct)
 #   bench/chromium.sh pdf PAGE.html OUT.pdf
 set -e
 here=$(dirname "$0")
@@ -15,7 +15,7 @@ flags="--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-ru
 
 case "$1" in
 sheet)
-  font=$(realpath "$2"); out=$3; count=${4:-1000}; size=${5:-64}; cols=${6:-25}
+  font=$(realpath "$2"); out=$3; count=${4:-1000}; size=${5:-64}; cols=${6:-25}; which=${7:-cmap}
   cell=$((size * 3 / 2)); rows=$(( (count + cols - 1) / cols ))
   {
     printf '<!doctype html><html><head><meta charset="utf-8"><style>\n'
@@ -24,7 +24,7 @@ sheet)
     printf '.g { display: grid; grid-template-columns: repeat(%d, %dpx); grid-auto-rows: %dpx; ' "$cols" "$cell" "$cell"
     printf 'font: %dpx/%dpx "Sheet"; color: #000; }\n.g span { padding-left: %dpx; }\n' "$size" "$cell" $((size / 4))
     printf '</style></head><body><div class="g">'
-    "$ct" "$here/sheet-codepoints.lua" "$font" "$count" | while read -r cp; do printf '<span>&#x%s;</span>' "$cp"; done
+    "$ct" "$here/sheet-codepoints.lua" "$font" "$count" "$which" | while read -r cp; do printf '<span>&#x%s;</span>' "$cp"; done
     printf '</div></body></html>\n'
   } > "$tmp/sheet.html"
   # shellcheck disable=SC2086
@@ -40,7 +40,7 @@ pdf)
     { cat "$tmp/log" >&2; exit 1; }
   ;;
 *)
-  echo "usage: chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS]]] | pdf PAGE.html OUT.pdf" >&2
+  echo "usage: chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS [WHICH]]]] | pdf PAGE.html OUT.pdf" >&2
   exit 2
   ;;
 esac

@@ -29,23 +29,31 @@ ratio() { echo "$1 $2" | awk '{ printf "%.1fx", $2 / $1 }'; }
 
 sheet_font=$shared/twemoji_smiley-glyf_colr_1.ttf
 [ -f "$sheet_font" ] || sheet_font=$root/tests/fonts/ct-colr1.ttf
+# the full Twemoji (1,413 color glyphs): a sheet of 1,000 distinct ones, each drawn once
+twemoji=$root/../shared/fonts/npm/twemoji-colr0.woff2
+[ -f "$twemoji" ] || twemoji=$root/tests/fonts/twemoji-colr0.woff2
 
 echo "chromatype bench: $(nproc) cores, $(uname -m); chromatype $("$ct" --version 2>/dev/null | head -1)"
 echo
 echo "== against headless Chromium (same work; wall-clock, best of 3) =="
 printf '%-46s %10s %10s %8s\n' "" "chromatype" "chromium" "ratio"
+ct_distinct=$(best "$ct" "$here/sheet.lua" "$twemoji" "$tmp/ct-distinct.png" 1000 64 25 distinct)
 ct_sheet=$(best "$ct" "$here/sheet.lua" "$sheet_font" "$tmp/ct-sheet.png" 1000 64 25)
 ct_poster=$(best "$ct" "$here/poster.xml" -o "$tmp/ct-poster.pdf")
 if command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1; then
+  cr_distinct=$(best "$here/chromium.sh" sheet "$twemoji" "$tmp/cr-distinct.png" 1000 64 25 distinct)
   cr_sheet=$(best "$here/chromium.sh" sheet "$sheet_font" "$tmp/cr-sheet.png" 1000 64 25)
   cr_poster=$(best "$here/chromium.sh" pdf "$here/poster.html" "$tmp/cr-poster.pdf")
+  printf '%-46s %9.3fs %9.3fs %8s\n' "glyph sheet: 1,000 distinct emoji at 64 px, PNG" "$ct_distinct" "$cr_distinct" "$(ratio "$ct_distinct" "$cr_distinct")"
   printf '%-46s %9.3fs %9.3fs %8s\n' "glyph sheet: 1,000 COLRv1 emoji at 64 px, PNG" "$ct_sheet" "$cr_sheet" "$(ratio "$ct_sheet" "$cr_sheet")"
   printf '%-46s %9.3fs %9.3fs %8s\n' "poster: A3, stacked Bungee + emoji, PDF" "$ct_poster" "$cr_poster" "$(ratio "$ct_poster" "$cr_poster")"
 else
-  printf '%-46s %9.3fs %10s\n' "glyph sheet: 1,000 COLRv1 emoji at 64 px, PNG" "$ct_sheet" "(no chromium: scripts/install-deps.sh bench)"
+  printf '%-46s %9.3fs %10s\n' "glyph sheet: 1,000 distinct emoji at 64 px, PNG" "$ct_distinct" "(no chromium: scripts/install-deps.sh bench)"
+  printf '%-46s %9.3fs\n' "glyph sheet: 1,000 COLRv1 emoji at 64 px, PNG" "$ct_sheet"
   printf '%-46s %9.3fs\n' "poster: A3, stacked Bungee + emoji, PDF" "$ct_poster"
 fi
-echo "(sheet font: $(basename "$sheet_font"))"
+echo "(distinct sheet: the first 1,000 color glyphs of $(basename "$twemoji"), each once, on $(nproc) threads;"
+echo " repeated sheet: the $(basename "$sheet_font") cmap over and over)"
 
 echo
 echo "== glyph drawing, cold (fresh font) and warm (cached trees, outlines, sprites) =="

@@ -527,8 +527,19 @@ const ct_ink_t *ct_canvas_get_ink(const ct_canvas_t *canvas, unsigned index);
 ct_status_t ct_canvas_fill_registration(ct_canvas_t *canvas, double x, double y, double w,
                                         double h, ct_error_t *err);
 
+/* Threads a raster page (PNG) is drawn and compressed with, for the whole process: 1 to
+   CT_MAX_THREADS, or 0 for the default (CHROMATYPE_THREADS from the environment, else the
+   number of cores).  The output is byte-identical for any count.  CT_ERR_INVALID_ARG when
+   out of range. */
+ct_status_t ct_set_threads(unsigned n, ct_error_t *err);
+/* The thread count in effect (at least 1). */
+unsigned    ct_get_threads(void);
+/* A thread count as text ("4"): 1..CT_MAX_THREADS, 0 if it is not one. */
+unsigned    ct_parse_threads(const char *s);
+
 typedef struct {
   ct_output_t format;      /* AUTO: from the path's extension, else PNG */
+  unsigned    threads;     /* PNG: threads for this write (0: ct_get_threads()) */
   double      dpi;         /* PNG: pixels per inch (default 72: 1 px per point) */
   int         width_px;    /* PNG: if > 0, the pixel width (height keeps the aspect) */
   const char *title, *author, *subject, *keywords, *creator;   /* PDF metadata */

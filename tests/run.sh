@@ -38,6 +38,7 @@ run sh tests/cli/test_motion.sh
 run sh tests/cli/test_anim_gif.sh
 run sh tests/cli/test_anim_video.sh
 run sh tests/cli/test_doc_animate.sh
+run sh tests/cli/test_threads.sh
 run "$B"/chromatype tests/lua/run.lua
 # the fuzz targets on their seeds and on every input a fuzzer once crashed on (tests/fuzz)
 for t in font svg xml cli; do

@@ -18,11 +18,13 @@ static const char usage_main[] =
   "                                            -o OUT.apng|.webp|.gif|.mp4|.webm|%04d.png:\n"
   "                                            a document that moves (<animate>) as an\n"
   "                                            animation (docs/motion.md)\n"
-  "       chromatype [-f FILTER]... [--seed N|random] [--watch] SCRIPT.lua|DOC.xml ...\n"
-  "                                            the same through Lua filters (FILE.lua or\n"
+  "       chromatype [-f FILTER]... [--seed N|random] [--watch] [--threads N]\n"
+  "                  SCRIPT.lua|DOC.xml ...    the same through Lua filters (FILE.lua or\n"
   "                                            FILE.lua:key=value,...; ready ones by name),\n"
   "                                            with a random seed; --watch renders again\n"
-  "                                            when an input changes\n"
+  "                                            when an input changes; --threads: PNG pages\n"
+  "                                            drawn and compressed on N threads (default:\n"
+  "                                            CHROMATYPE_THREADS, else every core)\n"
   "       chromatype --sandbox [--max-memory SIZE] [--max-instructions N] [--timeout S]\n"
   "                  SCRIPT.lua|DOC.xml ...    scripts and filters from untrusted sources:\n"
   "                                            pure Lua and the chromatype API, files only\n"
@@ -72,7 +74,7 @@ int cli_main(int argc, char **argv) {
     return 0;
   }
   {
-    /* -f, --seed and --watch before a script or document */
+    /* -f, --seed, --watch, --threads ... before a script or document */
     int i = 1;
     while (i < argc && take_run_option(argc, argv, &i)) i++;
     if (i > 1) {

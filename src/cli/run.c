@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "../preload.h"
 #include "../lua/l_limits.h"
+#include "../core/ct-limits.h"
 
 #ifndef CT_FILTER_DIR
 #define CT_FILTER_DIR "/usr/local/share/chromatype/filters"
@@ -82,6 +83,14 @@ int take_run_option(int argc, char **argv, int *i) {
     return 1;
   } else if (strncmp(a, "--seed=", 7) == 0) {
     cli_run_opts.seed = a + 7;
+    return 1;
+  } else if (strcmp(a, "--threads") == 0 || strncmp(a, "--threads=", 10) == 0) {
+    const char *n = a[9] == '=' ? a + 10 : *i + 1 < argc ? argv[++*i] : NULL;
+    unsigned t;
+    if (!n) die(EXIT_USAGE, "--threads needs a number of threads (1..%d)", CT_MAX_THREADS);
+    if (!(t = ct_parse_threads(n)))
+      die(EXIT_USAGE, "--threads: '%s' is not a number of threads (1..%d)", n, CT_MAX_THREADS);
+    ct_set_threads(t, NULL);
     return 1;
   } else if (strcmp(a, "--watch") == 0) {
     cli_run_opts.watch = 1;

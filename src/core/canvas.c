@@ -568,12 +568,12 @@ ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, dou
 
 /* Whether a tree is worth recording: a color glyph (a plain outline is one path, as small
    in a PDF as the reference to a recording would be). */
-static int worth_recording(const ct_paint_t *p) {
+int ct_paint_worth_recording(const ct_paint_t *p) {
   return p->kind != CT_PAINT_GLYPH || p->u.glyph.child->kind != CT_PAINT_SOLID;
 }
 
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
-                    const ct_ink_t *inks, unsigned ninks) {
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, const ct_ink_t *inks,
+                    unsigned ninks) {
   unsigned i, j;
   for (i = 0; i < page->count; i++) {
     const ct_op_t *op = &page->ops[i];
@@ -600,13 +600,6 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       ctx.ninks = ninks;
       /* animated SVG glyphs are cached per time, the others once for all times */
       ctx.time = g->paint->animated ? op->u.glyphs.time : 0;
-      /* sprites are drawn without inks: with them, glyphs are drawn anew */
-      if (raster && !ninks && worth_recording(g->paint) && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
-        ct_sprite_cache_t *sc = ct_font_sprites(ctx.font);
-        if (sc && ct_sprite_draw(sc, cr, ctx.font, g->paint, op->u.glyphs.palette, g->x, g->y,
-                                 op->u.glyphs.scale, ctx.time))
-          continue;
-      }
       /* font units (y up) at the pen position (points, y down) */
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);

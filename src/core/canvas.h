@@ -118,10 +118,43 @@ void ct_page_clear(ct_page_t *page);
 ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err);
 void ct_pdf_stream_abort(ct_canvas_t *c);
 
-/* Replays a page onto `cr` (in points).  With `pictures` (vector output), color glyphs
-   are drawn from recordings made once; with `raster` (an image), from sprites (picture.c). */
-void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, int raster,
-                    const ct_ink_t *inks, unsigned ninks);
+/* Replays a page onto `cr` (in points) for vector output: with `pictures`, color glyphs
+   are drawn from recordings made once (picture.c).  Raster output is drawn by bands.c, with
+   sprites. */
+void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache *pictures, const ct_ink_t *inks,
+                    unsigned ninks);
+
+/* Whether a tree is a color glyph, worth a recording (vector) or a sprite (raster): not a
+   plain outline in one color. */
+int ct_paint_worth_recording(const ct_paint_t *p);
+
+/* bands.c: a page rasterized in bands of CT_BAND_ROWS device rows, on several threads,
+   with the pixels ct_page_replay and ct_page_draw_marks give on one image, for any thread
+   count.  ct_bands_create plans the page for an image of width x height pixels at `scale`
+   pixels per point and draws the sprites it needs (on `threads` threads); NULL with `err`
+   when out of memory.  ct_bands_draw draws band `band` onto `rows` (its ARGB32 rows, `stride`
+   bytes apart, whatever they hold) and may run on any thread, several bands at once; 0 if
+   cairo failed (ct_bands_status gives the status).  ct_bands_draw_image draws every band onto
+   `img` (ARGB32, width x height).  The page must not change while its bands exist. */
+#define CT_BAND_ROWS 64
+typedef struct ct_bands ct_bands_t;
+ct_bands_t *ct_bands_create(const ct_page_t *page, int width, int height, double scale, const ct_ink_t *inks,
+                            unsigned ninks, unsigned threads, ct_error_t *err);
+unsigned    ct_bands_count(const ct_bands_t *b);
+/* Whether an opaque rectangle covers the page (a background): every pixel is opaque then,
+   but for a drawing that clears some (checked as the bands are drawn). */
+int         ct_bands_opaque(const ct_bands_t *b);
+int         ct_bands_draw(ct_bands_t *b, unsigned band, unsigned char *rows, int stride);
+int         ct_bands_status(ct_bands_t *b);   /* a cairo_status_t */
+ct_status_t ct_bands_draw_image(ct_bands_t *b, cairo_surface_t *img, unsigned threads, ct_error_t *err);
+void        ct_bands_destroy(ct_bands_t *b);
+
+/* png.c: writes the page of `bands` as a PNG drawn band by band, each band compressed as it
+   is drawn, when the page has a background (ct_bands_opaque): returns 1 with *status set.
+   Returns 0 (nothing written) for a page without one, or one that turned out not opaque:
+   draw it whole then and write it with ct_png_write (the same bytes). */
+int ct_png_write_bands(ct_bands_t *bands, int w, int h, unsigned threads, cairo_write_func_t write, void *closure,
+                       cairo_status_t *status);
 
 /* PNG and SVG: the page's print marks, in black (a PDF gets them from the PDF pass, in the
    /All separation). */

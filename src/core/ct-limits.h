@@ -165,5 +165,9 @@
 #ifndef CT_MAX_ANIM_WARNINGS
 #define CT_MAX_ANIM_WARNINGS 256u
 #endif
+/* Threads one process draws and compresses a raster page with (--threads). */
+#ifndef CT_MAX_THREADS
+#define CT_MAX_THREADS 64
+#endif
 
 #endif /* CT_LIMITS_H */

@@ -196,8 +196,21 @@ int ct_gs_run(const char *const *args, const char *what, char *why, size_t whyle
 int ct_paint_linear_line(const ct_paint_t *p, double line[4]);
 
 /* png.c: a row of cairo's premultiplied ARGB32 as straight RGB (alpha 0) or RGBA bytes. */
+/* parallel.c: runs fn(arg, job, worker) for every job in [0, count) on up to `threads`
+   threads (the caller's among them, worker 0; `worker` < threads numbers the thread, for
+   buffers of its own) and returns when all are done. */
+void ct_parallel_for(unsigned count, unsigned threads, void (*fn)(void *arg, unsigned job, unsigned worker),
+                     void *arg);
+
 void ct_unpremultiply_row(const uint32_t *in, unsigned char *out, int w, int alpha);
-cairo_status_t ct_png_write(cairo_surface_t *img, cairo_write_func_t write, void *closure);
+cairo_status_t ct_png_write(cairo_surface_t *img, unsigned threads, cairo_write_func_t write, void *closure);
+/* deflate.c: compresses n bytes of PNG rows (bpp bytes a pixel, 1..4) as a piece of a
+   DEFLATE stream, on its own and ending on a byte boundary (the stream's last block if
+   `last`); *out is malloc'ed.  `scratch` holds ct_deflate_scratch_size(n) bytes (NULL:
+   allocated here).  0 when out of memory. */
+int ct_deflate_piece(const unsigned char *in, size_t n, unsigned bpp, int last, void *scratch,
+                     unsigned char **out, size_t *outlen);
+size_t ct_deflate_scratch_size(size_t n);
 /* The same from straight (not premultiplied) RGBA rows, w * 4 bytes each. */
 cairo_status_t ct_png_write_rgba(const unsigned char *rgba, int w, int h, cairo_write_func_t write, void *closure);
 

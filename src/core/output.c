@@ -359,10 +359,10 @@ done:
 /* ---- formats ---------------------------------------------------------- */
 
 /* pdf: print marks are left to the PDF pass (in the /All separation). */
-static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, int raster,
-                       const inkset_t *inks, int pdf) {
+static void paint_page(cairo_t *cr, const ct_page_t *page, ct_picture_cache_t *pictures, const inkset_t *inks,
+                       int pdf) {
   cairo_save(cr);
-  ct_page_replay(page, cr, pictures, raster, inks ? inks->v : NULL, inks ? inks->n : 0);
+  ct_page_replay(page, cr, pictures, inks ? inks->v : NULL, inks ? inks->n : 0);
   if (!pdf) ct_page_draw_marks(page, cr);
   cairo_restore(cr);
 }
@@ -372,33 +372,62 @@ static ct_status_t cairo_failed(cairo_status_t s, const char *path, ct_error_t *
                       "%s: cannot render: %s", path, cairo_status_to_string(s));
 }
 
-/* Renders a page into a new image surface at `scale` pixels per point. */
-static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
-                                const inkset_t *inks, cairo_surface_t **out, ct_error_t *err) {
-  const ct_page_t *pg = &c->pages[page];
+/* The size in pixels of a page at `scale` pixels per point, within the limits. */
+static ct_status_t image_size(const ct_page_t *pg, double scale, const char *what, int *wp, int *hp,
+                              ct_error_t *err) {
   double w = ceil(pg->width * scale - 1e-6), h = ceil(pg->height * scale - 1e-6);
-  cairo_surface_t *img;
-  cairo_t *cr;
-  cairo_status_t s;
-
   if (w < 1) w = 1;
   if (h < 1) h = 1;
   if (w > CT_MAX_IMAGE_SIDE || h > CT_MAX_IMAGE_SIDE || w * h > CT_MAX_IMAGE_PIXELS)
     return ct_set_error(err, CT_ERR_LIMIT, "%s: image of %.0fx%.0f pixels exceeds the limit "
                         "(%d per side, %.0f in all)", what, w, h, CT_MAX_IMAGE_SIDE,
                         (double)CT_MAX_IMAGE_PIXELS);
-  img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
-  cr = cairo_create(img);
-  cairo_scale(cr, scale, scale);
-  paint_page(cr, pg, NULL, 1, inks, 0);
-  s = cairo_status(cr);
-  cairo_destroy(cr);
-  if (s != CAIRO_STATUS_SUCCESS) {
+  *wp = (int)w;
+  *hp = (int)h;
+  return CT_OK;
+}
+
+/* The bands of a page (bands.c: the same pixels for any thread count). */
+static ct_status_t page_bands(const ct_page_t *pg, int w, int h, double scale, const inkset_t *inks,
+                              unsigned threads, const char *what, ct_bands_t **out, ct_error_t *err) {
+  ct_error_t e;
+  if (!(*out = ct_bands_create(pg, w, h, scale, inks ? inks->v : NULL, inks ? inks->n : 0, threads, &e)))
+    return ct_set_error(err, e.status, "%s: %s", what, e.message);
+  return CT_OK;
+}
+
+/* Draws the bands into a new image surface. */
+static ct_status_t draw_image(ct_bands_t *b, int w, int h, const char *what, unsigned threads, cairo_surface_t **out,
+                              ct_error_t *err) {
+  cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  cairo_status_t s;
+  ct_status_t st;
+  ct_error_t e;
+  if ((s = cairo_surface_status(img)) != CAIRO_STATUS_SUCCESS) {
     cairo_surface_destroy(img);
     return cairo_failed(s, what, err);
   }
+  if ((st = ct_bands_draw_image(b, img, threads, &e)) != CT_OK) {
+    cairo_surface_destroy(img);
+    return ct_set_error(err, st, "%s: %s", what, e.message);
+  }
   *out = img;
   return CT_OK;
+}
+
+/* Renders a page into a new image surface at `scale` pixels per point, in bands on
+   `threads` threads. */
+static ct_status_t render_image(ct_canvas_t *c, unsigned page, double scale, const char *what,
+                                const inkset_t *inks, unsigned threads, cairo_surface_t **out, ct_error_t *err) {
+  const ct_page_t *pg = &c->pages[page];
+  ct_bands_t *b;
+  ct_status_t st;
+  int w, h;
+  if ((st = image_size(pg, scale, what, &w, &h, err)) != CT_OK) return st;
+  if ((st = page_bands(pg, w, h, scale, inks, threads, what, &b, err)) != CT_OK) return st;
+  st = draw_image(b, w, h, what, threads, out, err);
+  ct_bands_destroy(b);
+  return st;
 }
 
 ct_status_t ct_canvas_render_image(ct_canvas_t *c, unsigned page, double scale, cairo_surface_t **out,
@@ -408,19 +437,34 @@ ct_status_t ct_canvas_render_image(ct_canvas_t *c, unsigned page, double scale, 
   if (page < c->cleared)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(scale > 0 && scale * 72 <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
-  return render_image(c, page, scale, "frame", NULL, out, err);
+  /* one thread: animations draw their frames in several processes already */
+  return render_image(c, page, scale, "frame", NULL, 1, out, err);
 }
 
 static ct_status_t write_png(ct_canvas_t *c, unsigned page, const char *path,
                              const ct_write_options_t *o, const inkset_t *inks, sink_t *sink, ct_error_t *err) {
   const ct_page_t *pg = &c->pages[page];
   double scale = o->width_px > 0 ? o->width_px / pg->width : o->dpi / 72.0;
+  unsigned threads = o->threads ? o->threads : ct_get_threads();
   cairo_surface_t *img;
   cairo_status_t s;
-  ct_status_t st = render_image(c, page, scale, path, inks, &img, err);
+  ct_bands_t *b;
+  ct_status_t st;
+  int w, h;
+  if ((st = image_size(pg, scale, path, &w, &h, err)) != CT_OK) return st;
+  if ((st = page_bands(pg, w, h, scale, inks, threads, path, &b, err)) != CT_OK) return st;
+  /* a page with a background: compressed band by band as it is drawn; else drawn whole */
+  if (!ct_png_write_bands(b, w, h, threads, sink_write, sink, &s)) {
+    st = draw_image(b, w, h, path, threads, &img, err);
+    if (st == CT_OK) {
+      s = ct_png_write(img, threads, sink_write, sink);
+      cairo_surface_destroy(img);
+    }
+  } else if (s == CAIRO_STATUS_SUCCESS && ct_bands_status(b) != CAIRO_STATUS_SUCCESS) {
+    s = (cairo_status_t)ct_bands_status(b);
+  }
+  ct_bands_destroy(b);
   if (st != CT_OK) return st;
-  s = ct_png_write(img, sink_write, sink);
-  cairo_surface_destroy(img);
   if (s != CAIRO_STATUS_SUCCESS && !sink->failed) return cairo_failed(s, path, err);
   return CT_OK;
 }
@@ -437,7 +481,7 @@ ct_status_t ct_canvas_rasterize(ct_canvas_t *c, unsigned page, double dpi, int *
   if (page < c->cleared)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "page %u was written as a stream and its drawing freed", page + 1);
   if (!(dpi > 0 && dpi <= CT_MAX_DPI)) return ct_set_error(err, CT_ERR_INVALID_ARG, "dpi out of range");
-  if ((st = render_image(c, page, dpi / 72.0, "rasterize", NULL, &img, err)) != CT_OK) return st;
+  if ((st = render_image(c, page, dpi / 72.0, "rasterize", NULL, ct_get_threads(), &img, err)) != CT_OK) return st;
   cairo_surface_flush(img);
   w = cairo_image_surface_get_width(img);
   h = cairo_image_surface_get_height(img);
@@ -501,7 +545,7 @@ static ct_status_t write_svg(ct_canvas_t *c, unsigned page, const char *path, co
   cairo_svg_surface_set_document_unit(svg, CAIRO_SVG_UNIT_PT);
   cr = cairo_create(svg);
   /* no shared recordings: cairo 1.16's SVG surface never frees a recording used as a source */
-  paint_page(cr, &c->pages[page], NULL, 0, inks, 0);
+  paint_page(cr, &c->pages[page], NULL, inks, 0);
   s = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_finish(svg);
@@ -562,7 +606,7 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
   ct_picture_cache_set_inks(pictures, inks->v, inks->n);
   for (i = 0; i < c->npages; i++) {
     cairo_pdf_surface_set_size(pdf, c->pages[i].width, c->pages[i].height);   /* before drawing */
-    paint_page(cr, &c->pages[i], pictures, 0, inks, 1);
+    paint_page(cr, &c->pages[i], pictures, inks, 1);
     /* copyable text, last: cairo drops earlier drawing that a later opaque paint (a page
        background, or librsvg's drawing of an SVG glyph) is taken to cover */
     if (!o->no_text_layer) ct_page_text_layer(&c->pages[i], cr);
@@ -651,7 +695,7 @@ ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) 
     memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
     inks.n = st->ninks;
     cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
-    paint_page(st->cr, pg, st->pictures, 0, &inks, 1);
+    paint_page(st->cr, pg, st->pictures, &inks, 1);
     if (!st->opts.no_text_layer) ct_page_text_layer(pg, st->cr);
     cairo_show_page(st->cr);
     ct_page_clear(pg);

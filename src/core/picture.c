@@ -260,6 +260,9 @@ cairo_surface_t *ct_picture_cache_get(ct_picture_cache_t *pc, ct_font_t *font, c
  * layers drawn one by one (groups of OVER are associative, and composites inside a glyph
  * never read the page).  Glyphs larger than SPRITE_MAX_SIDE pixels are drawn directly. */
 
+/* the key of a sprite's own pixels (freed with it) */
+static const cairo_user_data_key_t pixels_key;
+
 #define SPRITE_MAX_SIDE  512
 #define SPRITE_MAX_BYTES (32u << 20)   /* per font */
 #define SPRITE_MAX_ANIM_BYTES (8u << 20)   /* of which animated glyphs' (a sprite per frame) */
@@ -279,13 +282,15 @@ void ct_sprite_cache_destroy(ct_sprite_cache_t *sc) {
   free(sc);
 }
 
-/* Renders a sprite for `key` (phase and scale set) into key->surface, or leaves it NULL. */
-static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_ref_t *palref) {
+/* Sizes a sprite for `key` (phase and scale set) and makes its image, blank, into
+   key->surface; leaves it NULL when the glyph is to be drawn directly.  `job` receives what
+   draws it (draw_sprite). */
+static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_ref_t *palref, ct_sprite_job_t *job) {
   ct_draw_ctx_t ctx;
   double b[4], fx = key->qx / 4.0, fy = key->qy / 4.0;
-  int w, h;
+  int w, h, stride;
   size_t bytes;
-  cairo_t *cr;
+  unsigned char *pixels;
   memset(&ctx, 0, sizeof ctx);
   ctx.font = font;
   ctx.palette = &palref->pal;
@@ -303,31 +308,61 @@ static void make_sprite(table_t *t, entry_t *key, ct_font_t *font, ct_palette_re
   bytes = (size_t)w * (size_t)h * 4;
   if (t->bytes + bytes > SPRITE_MAX_BYTES) return;
   if (key->paint->animated && t->anim_bytes + bytes > SPRITE_MAX_ANIM_BYTES) return;
-  key->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-  cr = cairo_create(key->surface);
-  cairo_translate(cr, fx - key->ox, fy - key->oy);
-  cairo_scale(cr, key->scale, -key->scale);
-  ct_render_paint(cr, &ctx, key->paint);
-  if (cairo_status(cr) == CAIRO_STATUS_SUCCESS) {
-    t->bytes += bytes;
-    if (key->paint->animated) t->anim_bytes += bytes;
-  } else {
+  /* the pixels are cleared by ct_sprite_render, on the thread that draws them */
+  stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, w);
+  if (stride <= 0 || !(pixels = malloc((size_t)stride * (size_t)h))) return;
+  key->surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, w, h, stride);
+  if (cairo_surface_status(key->surface) != CAIRO_STATUS_SUCCESS ||
+      cairo_surface_set_user_data(key->surface, &pixels_key, pixels, free) != CAIRO_STATUS_SUCCESS) {
     cairo_surface_destroy(key->surface);
     key->surface = NULL;
+    free(pixels);
+    return;
   }
-  cairo_destroy(cr);
+  t->bytes += bytes;
+  if (key->paint->animated) t->anim_bytes += bytes;
+  job->surface = key->surface;
+  job->font = font;
+  job->paint = key->paint;
+  job->palref = palref;
+  job->scale = key->scale;
+  job->fx = fx - key->ox;
+  job->fy = fy - key->oy;
+  job->time = key->time;
 }
 
-int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct_paint_t *paint,
-                   ct_palette_ref_t *palref, double x, double y, double units, double time) {
-  cairo_matrix_t m;
+int ct_sprite_render(const ct_sprite_job_t *job) {
+  ct_draw_ctx_t ctx;
+  cairo_t *cr;
+  int ok;
+  cairo_surface_flush(job->surface);
+  memset(cairo_image_surface_get_data(job->surface), 0,
+         (size_t)cairo_image_surface_get_stride(job->surface) * (size_t)cairo_image_surface_get_height(job->surface));
+  cairo_surface_mark_dirty(job->surface);
+  cr = cairo_create(job->surface);
+  memset(&ctx, 0, sizeof ctx);
+  ctx.font = job->font;
+  ctx.palette = &job->palref->pal;
+  ctx.time = job->time;
+  cairo_translate(cr, job->fx, job->fy);
+  cairo_scale(cr, job->scale, -job->scale);
+  ct_render_paint(cr, &ctx, job->paint);
+  ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+  cairo_destroy(cr);
+  cairo_surface_flush(job->surface);
+  return ok;
+}
+
+int ct_sprite_place(ct_sprite_cache_t *sc, const cairo_matrix_t *m, ct_font_t *font, const ct_paint_t *paint,
+                    ct_palette_ref_t *palref, double x, double y, double units, double time,
+                    ct_sprite_spot_t *spot, ct_sprite_job_t *job) {
   double dx = x, dy = y, fx, fy;
   entry_t key, *e;
   long ix, iy;
 
-  cairo_get_matrix(cr, &m);
-  if (m.xy != 0 || m.yx != 0 || m.xx <= 0 || m.xx != m.yy) return 0;   /* scaled only */
-  cairo_user_to_device(cr, &dx, &dy);
+  memset(job, 0, sizeof *job);
+  if (m->xy != 0 || m->yx != 0 || m->xx <= 0 || m->xx != m->yy) return 0;   /* scaled only */
+  cairo_matrix_transform_point(m, &dx, &dy);
   if (!isfinite(dx) || !isfinite(dy) || fabs(dx) > 1e9 || fabs(dy) > 1e9) return 0;
   ix = (long)floor(dx);
   iy = (long)floor(dy);
@@ -337,19 +372,27 @@ int ct_sprite_draw(ct_sprite_cache_t *sc, cairo_t *cr, ct_font_t *font, const ct
   if (fy >= 4) { iy++; fy = 0; }
 
   key_init(&key, font, paint, palref, time);
-  key.scale = m.xx * units;
+  key.scale = m->xx * units;
   key.qx = (int)fx;
   key.qy = (int)fy;
   if (!(e = table_find(&sc->t, &key))) {
     if (!table_reserve(&sc->t)) return 0;
-    make_sprite(&sc->t, &key, font, palref);
+    make_sprite(&sc->t, &key, font, palref, job);
     e = table_add(&sc->t, &key);
   }
   if (!e->surface) return 0;
+  spot->surface = e->surface;
+  spot->x = (int)(ix + e->ox);
+  spot->y = (int)(iy + e->oy);
+  spot->w = cairo_image_surface_get_width(e->surface);
+  spot->h = cairo_image_surface_get_height(e->surface);
+  return 1;
+}
+
+void ct_sprite_paint(cairo_t *cr, const ct_sprite_spot_t *spot, int dx, int dy) {
   cairo_save(cr);
   cairo_identity_matrix(cr);
-  cairo_set_source_surface(cr, e->surface, (double)(ix + e->ox), (double)(iy + e->oy));
+  cairo_set_source_surface(cr, spot->surface, (double)(spot->x + dx), (double)(spot->y + dy));
   cairo_paint(cr);
   cairo_restore(cr);
-  return 1;
 }

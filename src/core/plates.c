@@ -49,7 +49,7 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
 static ct_status_t write_png_file(const char *path, cairo_surface_t *img, ct_error_t *err) {
   struct { char *p; size_t len, cap; } m = { NULL, 0, 0 };
   ct_status_t st;
-  if (ct_png_write(img, mem_write, &m) != CAIRO_STATUS_SUCCESS) {
+  if (ct_png_write(img, ct_get_threads(), mem_write, &m) != CAIRO_STATUS_SUCCESS) {
     free(m.p);
     return ct_set_error(err, CT_ERR_NOMEM, "%s: cannot encode the PNG", path);
   }

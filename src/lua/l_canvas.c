@@ -717,7 +717,7 @@ static int l_canvas_image(lua_State *L) {
 
 static const char *const write_fields[] = {
   "format", "dpi", "width_px", "title", "author", "subject", "keywords", "creator", "text_layer",
-  "cmyk", "inks", "inks_only", "overprint", "plates", NULL
+  "cmyk", "inks", "inks_only", "overprint", "plates", "threads", NULL
 };
 static const char *const output_names[] = { "auto", "png", "pdf", "svg", NULL };
 
@@ -747,7 +747,8 @@ static void writeinks(lua_State *L, int arg, ct_write_options_t *o) {
 }
 
 /* The options of c:write and c:stream at `arg`: format=, dpi=, width_px=, title=, author=,
-   subject=, keywords=, creator=, text_layer=, cmyk=, inks=, inks_only=, overprint=, plates=.
+   subject=, keywords=, creator=, text_layer=, cmyk=, inks=, inks_only=, overprint=, plates=,
+   threads=.
    Leaves one scratch value on the stack.  [-0, +1] */
 static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
   ct_write_options_init(o);
@@ -757,6 +758,7 @@ static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
   if (!(o->dpi > 0 && o->dpi <= CT_MAX_DPI))
     lct_fielderror(L, arg, "dpi", "%s out of range (0 < dpi <= %s)", num(L, o->dpi), num(L, CT_MAX_DPI));
   o->width_px = (int)lct_optintfield(L, arg, "width_px", 0, 1, CT_MAX_IMAGE_SIDE);
+  o->threads = (unsigned)lct_optintfield(L, arg, "threads", 0, 1, CT_MAX_THREADS);
   o->title = lct_optstrfield(L, arg, "title", NULL);
   o->author = lct_optstrfield(L, arg, "author", NULL);
   o->subject = lct_optstrfield(L, arg, "subject", NULL);

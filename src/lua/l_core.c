@@ -11,6 +11,7 @@
 #include "l_aux.h"
 #include "l_core.h"
 #include "l_xml.h"
+#include "../core/ct-limits.h"
 
 /* Registry key of the warning handler: a function, false (ignore) or nil (stderr). */
 static const char warning_key = 'w';
@@ -232,8 +233,27 @@ static int l_temp_files(lua_State *L) {
   return 1;
 }
 
+/* set_threads(n) -> n in effect: the threads raster pages (PNG) are drawn and compressed
+   with, for the whole process; 0 or nil for the default (CHROMATYPE_THREADS, else the
+   cores).  The output is the same for any count. */
+static int l_set_threads(lua_State *L) {
+  lua_Integer n = luaL_optinteger(L, 1, 0);
+  luaL_argcheck(L, n >= 0 && n <= CT_MAX_THREADS, 1, "threads out of range (1..64, 0 for the default)");
+  ct_set_threads((unsigned)n, NULL);
+  lua_pushinteger(L, (lua_Integer)ct_get_threads());
+  return 1;
+}
+
+/* threads() -> n: the thread count in effect. */
+static int l_threads(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)ct_get_threads());
+  return 1;
+}
+
 static const luaL_Reg core_funcs[] = {
   { "temp_files", l_temp_files },
+  { "set_threads", l_set_threads },
+  { "threads", l_threads },
   { "bidi", l_bidi },
   { "script_runs", l_script_runs },
   { "line_breaks", l_line_breaks },

@@ -168,7 +168,7 @@ return {
   end },
   { "write options: bad inks and unknown keys raise", function()
     local c, p = canvas(), tmpname(".pdf")
-    checkerr("unknown field 'ink' %(expected .*inks, inks_only, overprint or plates%)", c.write, c, p, { ink = {} })
+    checkerr("unknown field 'ink' %(expected .*inks, inks_only, overprint, plates or threads%)", c.write, c, p, { ink = {} })
     checkerr("unknown field 'inksonly'", c.write, c, p, { inksonly = true })
     checkerr("field 'inks': %[2%]: ink 'Black': the name of a process colorant", c.write, c, p,
       { inks = { "Pink=#ff48b0", "Black=#000000" } })
