@@ -6,7 +6,7 @@
 
 #include <lua.h>
 
-/* Adds parse_xml to the module table at the top.  Returns 0.  [-0, +0] */
+/* Adds parse_xml, xml_reader and xml_file_reader to the module table at the top.  Returns 0.  [-0, +0] */
 int lct_open_xml(lua_State *L);
 
 #endif /* L_XML_H */
