@@ -130,34 +130,64 @@ local function shape_opts(run)
   return o, table.concat({ run.features or "", run.script or "", run.language or "", run.direction or "" }, "\0")
 end
 
--- Shaped text from the caches: a word's (cache[font][key][text], weak in the fonts, held as
--- long as the font) or, for longer texts (a paragraph's run), a bounded table emptied when
--- full.  Each entry is {advance in font units, glyph count, glyphs (font:shape's list)}.
+-- A memo of at most 2 × `n` entries in two generations: new entries go to the young one,
+-- which becomes the old one when full (the old one is let go); a hit in the old one is
+-- moved up.  A long document's vocabulary is bounded, its numbers and names are not: the
+-- word caches below stay this size however many pages go by.
+local function memo(n)
+  local young, old, count = {}, {}, 0
+  local m = {}
+  function m.set(k, v)
+    if young[k] == nil then
+      if count >= n then old, young, count = young, {}, 0 end
+      count = count + 1
+    end
+    young[k] = v
+  end
+  function m.get(k)
+    local v = young[k]
+    if v == nil then
+      v = old[k]
+      if v ~= nil then m.set(k, v) end
+    end
+    return v
+  end
+  return m
+end
+M.memo = memo
+
+-- Shaped text from the caches: a word's (cache[font][key] = memo of text -> entry, weak in
+-- the fonts, held as long as the font, WORDS_KEPT words in each generation) or, for longer
+-- texts (a paragraph's run), a bounded table emptied when full.  Each entry is {advance in
+-- font units, glyph count, glyphs (font:shape's list)}.
 local LONG_TEXT, LONG_MAX = 64, 32
+local WORDS_KEPT = 1024
 local long_cache, long_count = setmetatable({}, { __mode = "k" }), 0
 
 local function shaped_with(font, so, key, text)
-  local words
+  local w, words
   if #text <= LONG_TEXT then
     local per = cache[font]
     if not per then per = {}; cache[font] = per end
     words = per[key]
-    if not words then words = {}; per[key] = words end
+    if not words then words = memo(WORDS_KEPT); per[key] = words end
+    w = words.get(text)
   else
     if long_count >= LONG_MAX then long_cache, long_count = setmetatable({}, { __mode = "k" }), 0 end
     local per = long_cache[font]
     if not per then per = {}; long_cache[font] = per end
-    words = per[key]
-    if not words then words = {}; per[key] = words end
-    if not words[text] then long_count = long_count + 1 end
+    local texts = per[key]
+    if not texts then texts = {}; per[key] = texts end
+    if not texts[text] then long_count = long_count + 1 end
+    words = { get = function(t) return texts[t] end, set = function(t, v) texts[t] = v end }
+    w = texts[text]
   end
-  local w = words[text]
   if not w then
     local adv, n = 0, 0
     local glyphs = font:shape(text, so)
     for _, g in ipairs(glyphs) do adv = adv + g.x_advance; n = n + 1 end
     w = { adv, n, glyphs }
-    words[text] = w
+    words.set(text, w)
   end
   return w
 end
@@ -578,14 +608,14 @@ end
 
 -- ---- break points inside words ------------------------------------------------------------------
 
-local hyph_cache = {}
+local hyph_cache = memo(WORDS_KEPT)
 
 local function hyphen_points(word, lang)
   local key = (lang or "") .. "\0" .. word
-  local v = hyph_cache[key]
+  local v = hyph_cache.get(key)
   if v == nil then
     v = ct.hyphenate(word, lang) or false
-    hyph_cache[key] = v
+    hyph_cache.set(key, v)
   end
   return v or nil
 end
@@ -610,8 +640,8 @@ local word_cache = {}
 local NONE = {}
 local function word_points(text, lang)
   local per = word_cache[lang or ""]
-  if not per then per = {}; word_cache[lang or ""] = per end
-  local v = per[text]
+  if not per then per = memo(WORDS_KEPT); word_cache[lang or ""] = per end
+  local v = per.get(text)
   if v then return v end
   v = NONE
   local lead, body = text:match("^(%p*)(.-)%p*$")
@@ -625,7 +655,7 @@ local function word_points(text, lang)
       end
     end
   end
-  per[text] = v
+  per.set(text, v)
   return v
 end
 
