@@ -629,6 +629,14 @@ function Document:resolve(obj, name, seen)
   return st.resolved
 end
 
+-- A page or frame written to a stream already takes nothing more.
+local function check_open(obj, what)
+  if obj.written then
+    fail(obj, ("%s: this page was written to %s already (a stream writes a page when the next begins)")
+      :format(what, obj.written))
+  end
+end
+
 --- Adds a page.  Options: `size`, `orientation` (the document's by default), `background`,
 --- `margin`.
 function Document:page(opts)
@@ -637,7 +645,17 @@ function Document:page(opts)
   local where = opts._where
   opts._where = nil
   check_keys(opts, PAGE_KEYS, "page", 1)
-  local obj = { where = where, what = ("page %d"):format(#self.pages + 1) }
+  if self.streamed and not self.streaming then
+    fail(self, ("was written to %s page by page (doc:finish): no more pages"):format(self.streamed))
+  end
+  -- a stream writes the page before this one now
+  if self.streaming then
+    local before = self.pages
+    self.pages = {}
+    for _, pg in ipairs(before) do self:stream_page(pg) end
+  end
+  self.page_count = (self.page_count or 0) + 1
+  local obj = { where = where, what = ("page %d"):format(self.page_count) }
   local w, h = page_size(opts.size, opts.orientation, self.width, self.height)
   if not w then if where then fail(obj, h) end argerr("page", 1, h) end
   if opts.background then
@@ -686,6 +704,7 @@ end
 --- until the text is set), and the fitting options `fit`, `fit_to`, `fit_tracking`,
 --- `fit_width`, `fit_features`, `fit_size` (see chromatype.layout).
 function Page:frame(opts)
+  check_open(self, "frame")
   opts = opts or {}
   if type(opts) ~= "table" then argerr("frame", 1, "table expected, got " .. type(opts)) end
   local where = opts._where
@@ -749,6 +768,7 @@ end
 --- `length` long (to the opposite margin), `stroke` wide (0.5 pt, centered on the line),
 --- in `color` (black; "registration" prints on every plate).
 function Page:rule(opts)
+  check_open(self, "rule")
   opts = opts or {}
   if type(opts) ~= "table" then argerr("rule", 1, "table expected, got " .. type(opts)) end
   local where = opts._where
@@ -786,6 +806,7 @@ end
 --- Adds an image to the page: `{path, x =, y =, width =, height =, fit =}` (see
 --- canvas:image; lengths may have units).
 function Page:image(opts)
+  check_open(self, "image")
   if type(opts) ~= "table" then argerr("image", 1, "table expected, got " .. type(opts)) end
   local where = opts._where
   opts._where = nil
@@ -831,6 +852,7 @@ end
 --- Adds a paragraph: a list of runs, each a string or `{text =, style =, ...style
 --- fields}`; `fields` gives the paragraph's `style`, `align`, `indent` and other style fields.
 function Frame:paragraph(runs, fields)
+  check_open(self, "paragraph")
   if self.follows then fail(self, "a frame that follows another takes no text of its own") end
   if type(runs) ~= "table" then argerr("paragraph", 1, "list of runs expected, got " .. type(runs)) end
   fields = fields or {}
@@ -853,6 +875,7 @@ end
 --- the column, "100%"), aligned `left`, `center` (the default) or `right` in the column,
 --- with `space` (6 pt) above and below it.  A rule at the top of a column is not drawn.
 function Frame:rule(opts)
+  check_open(self, "rule")
   if self.follows then fail(self, "a frame that follows another takes no rules of its own") end
   opts = opts or {}
   if type(opts) ~= "table" then argerr("rule", 1, "table expected, got " .. type(opts)) end
@@ -1048,17 +1071,13 @@ local function new_sheet(self, pg)
   return { page = pg, off = off, width = pg.width + 2 * off, height = pg.height + 2 * off, frames = {} }
 end
 
---- Lays out every page: the sheets to draw (continuation pages included) and a report.
--- @treturn table sheets `{{page =, off =, width =, height =, frames = {{frame =, lines =, x =, y =,
---   width =, height =}, ...}}, ...}` (points, on the sheet)
--- @treturn table the report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
-function Document:typeset(on_sheet)
-  if #self.pages == 0 then fail(self, "has no pages") end
-  if self.time == nil then self:set_time(0) end
-  self.axes_seen = nil
+-- A typesetting pass: `ts.page(pg)` sets a page (and the continuation pages its overflow
+-- makes) into sheets, `ts.finish()` ends the pass and returns the sheets and the report.
+-- With on_sheet, each sheet is handed over when the next begins (and the last at the end)
+-- instead of being kept: a long document is written page by page.  Frames that follow
+-- frames of earlier pages take their overflow across pages.
+function Document:typesetter(on_sheet)
   local sheets = {}
-  -- with on_sheet, each sheet is handed over when the next begins (and the last at the
-  -- end) instead of being kept: a long document is written page by page
   local held, count = nil, 0
   local function add(sheet)
     count = count + 1
@@ -1068,14 +1087,17 @@ function Document:typeset(on_sheet)
   end
   local report = { overflows = {}, pages = 0 }
   local pending = {}         -- frame -> overflow paragraphs for the frame that follows it
-  for _, fr0 in ipairs(self.pages) do for _, fr in ipairs(fr0.frames) do fr.done = nil end end
+  -- streaming, a frame that a frame of a later page may still follow keeps its overflow
+  -- (and its warning) until that frame comes or the document ends
+  local later, later_order = {}, {}
   local function place(sheet, fr, paras, fstyle)
     local lines, over, decor = self:set_frame(fr, paras, fstyle, sheet.off, sheet.off)
     sheet.frames[#sheet.frames + 1] = { frame = fr, lines = lines, x = sheet.off + fr.x, y = sheet.off + fr.y,
       width = fr.width, height = fr.height, decor = decor }
     return over
   end
-  for _, pg in ipairs(self.pages) do
+  local ts = {}
+  function ts.page(pg)
     local sheet = new_sheet(self, pg)
     add(sheet)
     local continued = {}
@@ -1084,8 +1106,8 @@ function Document:typeset(on_sheet)
       if fr.follows then
         local prev = fr.follows
         if not prev.done then fail(fr, "follows: the frame it follows must come before it") end
-        paras = pending[prev] or {}
-        pending[prev] = nil
+        paras = pending[prev] or later[prev] or {}
+        pending[prev], later[prev] = nil, nil
         fstyle = prev.fstyle
       end
       fr.fstyle = fstyle
@@ -1097,6 +1119,9 @@ function Document:typeset(on_sheet)
         if fr.followed_by then pending[fr] = over
         elseif head.overflow_mode == "continue" or fr.overflow_mode == "continue" then
           continued[#continued + 1] = { frame = fr, paras = over }
+        elseif self.streaming then
+          later[fr] = over
+          later_order[#later_order + 1] = fr
         else
           report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
           if fr.overflow_mode ~= "hide" then
@@ -1130,16 +1155,46 @@ function Document:typeset(on_sheet)
       continued = again
     end
   end
-  for fr, over in pairs(pending) do
-    local n = count_chars(over)
-    report.overflows[#report.overflows + 1] = { frame = fr.followed_by, characters = n }
-    layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
-      :format(fr.where or (fr.what .. ": "), n))
+  function ts.finish()
+    for _, fr in ipairs(later_order) do
+      local over = later[fr]
+      if over then
+        report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
+        if fr.overflow_mode ~= "hide" then
+          layout.warn(("%sthe text overflows (%d characters not drawn)")
+            :format(fr.where or (fr.what .. ": "), count_chars(over)))
+        end
+      end
+    end
+    for fr, over in pairs(pending) do
+      local n = count_chars(over)
+      report.overflows[#report.overflows + 1] = { frame = fr.followed_by, characters = n }
+      layout.warn(("%sthe frame that follows this one never comes (%d characters not drawn)")
+        :format(fr.where or (fr.what .. ": "), n))
+    end
+    self:check_axes()
+    if on_sheet and held then on_sheet(held, count) end
+    held = nil
+    report.pages = count
+    return sheets, report
   end
-  self:check_axes()
-  if on_sheet and held then on_sheet(held, count) end
-  report.pages = count
-  return sheets, report
+  return ts
+end
+
+--- Lays out every page (kept, or handed to on_sheet one by one): the sheets to draw (continuation pages included) and a report.
+-- @treturn table sheets `{{page =, off =, width =, height =, frames = {{frame =, lines =, x =, y =,
+--   width =, height =}, ...}}, ...}` (points, on the sheet)
+-- @treturn table the report: `overflows` = {{frame =, characters =}, ...}, `pages` = count
+function Document:typeset(on_sheet)
+  if self.streaming then fail(self, ("is being written to %s page by page (finish it first)"):format(self.streaming.path)) end
+  if #self.pages == 0 then fail(self, self.streamed and ("was written to %s page by page: its pages are gone")
+    :format(self.streamed) or "has no pages") end
+  if self.time == nil then self:set_time(0) end
+  self.axes_seen = nil
+  for _, fr0 in ipairs(self.pages) do for _, fr in ipairs(fr0.frames) do fr.done = nil end end
+  local ts = self:typesetter(on_sheet)
+  for _, pg in ipairs(self.pages) do ts.page(pg) end
+  return ts.finish()
 end
 
 --- Adds a filter (a table of functions, a chromatype.filter, or a file name as for `-f`)
@@ -1266,20 +1321,9 @@ local function output(c, method, ...)
   error((tostring(r[2]):gsub("^[^\n]-document%.lua:%d+: ", "")), 0)
 end
 
---- Renders and writes the document: `.pdf` (every page, with the title, author, subject
---- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
--- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`, `inks`,
--- `inks_only`, `overprint`, `plates`), and render's `filters` and `seed`.
--- @treturn true|nil, msg
--- @treturn Canvas the rendered canvas
-function Document:write(path, opts)
-  if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
-  opts = opts or {}
-  if M.is_animation(path) then return self:write_animation(path, opts) end
-  for _, k in ipairs({ "fps", "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }) do
-    if opts[k] ~= nil then fail(self, ("%s: for animations (.apng, .webp, .gif, .mp4, .webm, .mov or a %%d pattern); '%s' is a still")
-      :format(k, path)) end
-  end
+-- The write options of `opts` for canvas:write or canvas:stream (the document's metadata
+-- for a PDF), and whether the file is a PDF.
+local function write_options(self, path, opts)
   local wo = {}
   for k, v in pairs(opts) do if k ~= "filters" and k ~= "seed" and k ~= "at" then wo[k] = v end end
   if path == "-" and not wo.format then wo.format = "pdf" end
@@ -1288,40 +1332,167 @@ function Document:write(path, opts)
   if pdf then
     for k, v in pairs(self.meta) do if wo[k] == nil then wo[k] = v end end
   end
+  return wo, pdf
+end
+
+local STILL_ONLY = { "fps", "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }
+
+-- The filters a write runs after the seeded rand: `opts.filters` (else the command line's)
+-- and the document's own; and the first of them that needs the whole document, if any.
+local function write_filters(self, opts)
   local filter = require "chromatype.filter"
-  if pdf and path ~= "-" and #(opts.filters or filter.defaults) == 0 and #(self.filters or {}) == 0 then
-    self:set_time(still_time(self, opts.at).t)
-    return self:write_stream(path, wo, opts.seed or filter.cli_seed or self.seed)
+  local list = {}
+  for _, f in ipairs(opts.filters or filter.defaults) do list[#list + 1] = f end
+  for _, f in ipairs(self.filters or {}) do list[#list + 1] = f end
+  for _, f in ipairs(list) do
+    if filter.needs_document(f) then return list, f end
+  end
+  return list, nil
+end
+
+-- A PDF written page by page: `sheet(sheet, index)` draws a typeset sheet (through the
+-- filters, run on that page alone) into the file, `finish()` closes it, `abort()` drops it.
+local function new_pdf_stream(self, path, wo, filters, seed, time)
+  local filter = require "chromatype.filter"
+  local st = { path = path, pages = 0 }
+  local c
+  local function out(page_sheet, frames, filtered)
+    local first = c == nil
+    c = self:draw_sheet(c, page_sheet, frames, filtered)
+    st.pages = st.pages + 1
+    if first then output(c, "stream", path, wo) end
+  end
+  function st.sheet(sheet, index)
+    local list = filters
+    if filter.needs_rand({ sheet }) then
+      list = { filter.rand }
+      for _, f in ipairs(filters) do list[#list + 1] = f end
+    end
+    if #list == 0 then out(sheet, sheet.frames, false); return end
+    local tree = filter.run(filter.build(self, { sheet }, index), list, seed, time)
+    for _, page in ipairs(tree.pages) do out(page.sheet or sheet, page.frames, true) end
+  end
+  function st.abort()
+    if c then c:close() end            -- drops the half-written file
+    c = nil
+  end
+  function st.finish(report)
+    if not c then fail(self, "the filters removed every page") end
+    report.pages = st.pages
+    local ok, err, code = output(c, "finish")
+    return ok, err, code, c, report
+  end
+  return st
+end
+
+--- Renders and writes the document: `.pdf` (every page, with the title, author, subject
+--- and keywords), `.png` or `.svg` (one file per page), "-" (PDF on standard output).
+--- A PDF is written page by page as it is typeset, unless a filter needs the whole
+--- document (see chromatype.filter: `whole_document`, a `Document` function).
+-- Options: those of canvas:write (`dpi`, `format`, `text_layer`, `cmyk`, `inks`,
+-- `inks_only`, `overprint`, `plates`), and render's `filters` and `seed`.
+-- @treturn true|nil, msg
+-- @treturn Canvas the rendered canvas
+function Document:write(path, opts)
+  if type(path) ~= "string" then argerr("write", 1, "string expected, got " .. type(path)) end
+  opts = opts or {}
+  if M.is_animation(path) then return self:write_animation(path, opts) end
+  for _, k in ipairs(STILL_ONLY) do
+    if opts[k] ~= nil then fail(self, ("%s: for animations (.apng, .webp, .gif, .mp4, .webm, .mov or a %%d pattern); '%s' is a still")
+      :format(k, path)) end
+  end
+  local wo, pdf = write_options(self, path, opts)
+  local filters, whole = write_filters(self, opts)
+  if pdf and path ~= "-" and not whole then
+    local filter = require "chromatype.filter"
+    local time = still_time(self, opts.at)
+    self:set_time(time.t)
+    local st = new_pdf_stream(self, path, wo, filters, opts.seed or filter.cli_seed or self.seed, time)
+    local ok, sheets_or_err, report = pcall(self.typeset, self, st.sheet)
+    if not ok then st.abort(); error(sheets_or_err, 0) end
+    return st.finish(report)
   end
   local c, report = self:render { filters = opts.filters, seed = opts.seed, at = opts.at }
   local ok, err, code = output(c, "write", path, wo)
   return ok, err, code, c, report
 end
 
--- A PDF without filters, written page by page as the document is typeset: a long document
--- keeps one page in memory, not all of them.  (The seeded rand, where a font has it, runs
--- on each page as it would on the whole document.)
-function Document:write_stream(path, wo, seed)
+--- Begins writing the document to a PDF page by page, as it is made: from now on each page
+--- is typeset, filtered and written when the next one begins (`doc:page`) or at
+--- `doc:finish()`, and then let go, so a document of any length is never held whole.
+--- Pages made before are written the same way.  Options as `write` takes them for a PDF;
+--- filters run on each page alone (one that needs the whole document is refused).
+-- @treturn Document self
+function Document:stream(path, opts)
+  if type(path) ~= "string" then argerr("stream", 1, "string expected, got " .. type(path)) end
+  opts = opts or {}
+  if type(opts) ~= "table" then argerr("stream", 2, "table expected, got " .. type(opts)) end
+  if self.streaming then fail(self, ("is being written to %s already"):format(self.streaming.path)) end
+  if self.streamed then fail(self, ("was written to %s page by page: its pages are gone"):format(self.streamed)) end
+  local wo, pdf = write_options(self, path, opts)
+  if not pdf or path == "-" or M.is_animation(path) then
+    fail(self, ("stream: writes a PDF file page by page; for '%s' use doc:write"):format(path))
+  end
+  for _, k in ipairs(STILL_ONLY) do
+    if opts[k] ~= nil then fail(self, ("stream: %s is for animations"):format(k)) end
+  end
+  local filters, whole = write_filters(self, opts)
+  if whole then
+    fail(self, ("stream: the filter '%s' needs the whole document; write it with doc:write"):format(whole.name))
+  end
   local filter = require "chromatype.filter"
-  local c, report
-  local ok, err = pcall(function()
-    local _
-    _, report = self:typeset(function(sheet, index)
-      if filter.needs_rand({ sheet }) then
-        local tree = filter.run(filter.build(self, { sheet }, index), { filter.rand }, seed)
-        for _, page in ipairs(tree.pages) do c = self:draw_sheet(c, page.sheet, page.frames, true) end
-      else
-        c = self:draw_sheet(c, sheet, sheet.frames, false)
-      end
-      if index == 1 then output(c, "stream", path, wo) end
-    end)
-  end)
+  local time = still_time(self, opts.at)
+  self:set_time(time.t)
+  self.axes_seen = nil
+  local st = new_pdf_stream(self, path, wo, filters, opts.seed or filter.cli_seed or self.seed, time)
+  st.ts = self:typesetter(st.sheet)
+  self.streaming = st
+  -- the pages so far but the last, which may still be filled
+  local last = table.remove(self.pages)
+  for _, pg in ipairs(self.pages) do self:stream_page(pg) end
+  self.pages = { last }
+  return self
+end
+
+-- Typesets and writes one page of a stream, then lets its text go (frames of a written page
+-- refuse more).
+function Document:stream_page(pg)
+  local st = self.streaming
+  for _, fr in ipairs(pg.frames) do
+    fr.x, fr.y = fr.x0, fr.y0
+    for _, a in ipairs(fr.moves or {}) do fr[a.attribute] = motion.at(a, self.time, self.total) end
+  end
+  local ok, err = pcall(st.ts.page, pg)
   if not ok then
-    if c then c:close() end            -- drops the half-written file
+    st.abort()
+    self.streaming, self.streamed = nil, st.path
     error(err, 0)
   end
-  local okf, ferr, code = output(c, "finish")
-  return okf, ferr, code, c, report
+  for _, fr in ipairs(pg.frames) do fr.paras, fr.written = {}, st.path end
+  pg.written = st.path
+end
+
+--- Drops a stream (`doc:stream`) unfinished: no file is left.
+function Document:abort()
+  local st = self.streaming
+  if not st then return end
+  st.abort()
+  self.streaming, self.streamed = nil, st.path
+end
+
+--- Writes the last page of a stream (`doc:stream`) and closes its file.
+-- @treturn true|nil, msg, code, Canvas, report (as `write`)
+function Document:finish()
+  local st = self.streaming
+  if not st then fail(self, "finish: the document is not being streamed (doc:stream first)") end
+  local pages = self.pages
+  self.pages = {}
+  for _, pg in ipairs(pages) do self:stream_page(pg) end
+  self.streaming, self.streamed = nil, st.path
+  local ok, sheets_or_err, report = pcall(st.ts.finish)
+  if not ok then st.abort(); error(sheets_or_err, 0) end
+  if report.pages == 0 then st.abort(); fail(self, "has no pages") end
+  return st.finish(report)
 end
 
 --- Whether `path` names an animation (by its extension: .apng, .webp, .gif, .mp4, .webm,
@@ -1657,27 +1828,67 @@ function Reader:frame(page, fr, frames_by_id)
   end
 end
 
---- Reads an XML document into a Document.
--- @tparam string xml the document text
--- @tparam[opt] string name its file name, for messages and relative paths
--- @treturn Document
-function M.from_xml(xml, name)
-  if type(xml) ~= "string" then
-    error(("bad argument #1 to 'from_xml' (string expected, got %s)"):format(type(xml)), 2)
+-- The XML source of a document: {text =, name =} or {file =, name =}; a new reader of it.
+local function open_source(src)
+  if src.file then
+    local r, err = ct.xml_file_reader(src.file, src.name)
+    if not r then error(err, 0) end
+    return r
   end
-  name = name or "<document>"
-  local root, err = ct.parse_xml(xml, name)
+  return ct.xml_reader(src.text, src.name)
+end
+
+local ROOT_KIDS = { style = true, page = true, stack = true, ink = true }
+local SKIP_PAGES = { page = true }
+local SKIP_HEAD = { style = true, stack = true, ink = true }
+
+-- The root's next child through `r` (nil at the end), checked as Reader:elements checks.
+function Reader:next_kid(r, root, skip)
+  while true do
+    local el, err = r:next(skip)
+    if el == nil then
+      if err then error(err, 0) end
+      return nil
+    end
+    if type(el) == "string" then
+      if el:find("%S") then self:fail(root, ("text outside a <p>: '%s'"):format(el:match("%S[^\n]*"):sub(1, 40))) end
+    else
+      if not ROOT_KIDS[el.tag] then
+        self:fail(el, "unknown element here (in <document>: <ink>, <page>, <stack>, <style>)")
+      end
+      self:check_attrs(el)
+      return el
+    end
+  end
+end
+
+-- Reads a document's head from the source: the <document> element, its inks, stacks and
+-- styles (wherever they stand), skipping the pages (counted; `self.moving` when one holds
+-- an <animate>).  Returns the Document, without pages.
+function Reader:head(src)
+  local r = open_source(src)
+  local root, err = r:root()
   if not root then error(err, 0) end
-  local self = setmetatable({ name = name }, Reader)
   if root.tag ~= "document" then self:fail(root, "the root element must be <document>") end
   self:check_attrs(root)
-  local kids = self:elements(root, { style = true, page = true, stack = true, ink = true })
+  self.root = root
+  local kids, npages = {}, 0
+  for el in function() return self:next_kid(r, root, SKIP_PAGES) end do
+    if el.tag == "page" then
+      npages = npages + 1
+      if el.inside.animate then self.moving = true end
+    else
+      kids[#kids + 1] = el
+    end
+  end
+  r:close()
+  if npages == 0 then self:fail(root, "has no <page>") end
   local a = root.attrs
   local dopts = { title = a.title, author = a.author, subject = a.subject, keywords = a.keywords,
     size = a.size, orientation = a.orientation, margin = a.margin, bleed = a.bleed, slug = a.slug,
     background = a.background, crop_marks = self:yesno(root, "crop-marks"), seed = a.seed,
     fps = a.fps, duration = a.duration, loop = a.loop,
-    base_dir = name:match("^(.*)/[^/]*$") }
+    base_dir = self.name:match("^(.*)/[^/]*$") }
   dopts._where = self:where(root)
   dopts.inks = self:inks(kids)
   -- check the document's own values with XML messages
@@ -1750,35 +1961,95 @@ function M.from_xml(xml, name)
       doc:style(n, f)
     end
   end
-  local frames_by_id = {}
-  local npages = 0
-  for _, el in ipairs(kids) do
-    if el.tag == "page" then
-      npages = npages + 1
-      local pa = el.attrs
-      if pa.background and not palette.color(pa.background) then
-        self:fail(el, "background: " .. select(2, palette.color(pa.background)))
-      end
-      local page = doc:page { size = pa.size, orientation = pa.orientation, background = pa.background,
-        margin = pa.margin, _where = self:where(el) }
-      for _, ch in ipairs(self:elements(el, { frame = true, image = true, rule = true })) do
-        if ch.tag == "frame" then self:frame(page, ch, frames_by_id)
-        elseif ch.tag == "rule" then
-          if #ch.children > 0 then self:fail(ch, "must be empty") end
-          local ra = ch.attrs
-          page:rule { x = ra.x, y = ra.y, length = ra.length, direction = ra.direction, stroke = ra.stroke,
-            color = ra.color, _where = self:where(ch) }
-        else
-          if #ch.children > 0 then self:fail(ch, "must be empty") end
-          if not ch.attrs.src then self:fail(ch, "needs a src= attribute") end
-          page:image { ch.attrs.src, x = ch.attrs.x, y = ch.attrs.y, width = ch.attrs.width,
-            height = ch.attrs.height, fit = ch.attrs.fit, _where = self:where(ch) }
-        end
-      end
+  return doc
+end
+
+-- Reads the pages from the source into the document (the head read already): each page
+-- is made as it is read, so a streaming document writes it when the next one begins.
+function Reader:pages(src)
+  local doc, frames_by_id = self.doc, {}
+  local r = open_source(src)
+  assert(r:root())
+  for el in function() return self:next_kid(r, self.root, SKIP_HEAD) end do
+    if el.tag == "page" then self:page(el, frames_by_id) end
+  end
+  r:close()
+  return doc
+end
+
+function Reader:page(el, frames_by_id)
+  local pa = el.attrs
+  if pa.background and not palette.color(pa.background) then
+    self:fail(el, "background: " .. select(2, palette.color(pa.background)))
+  end
+  local page = self.doc:page { size = pa.size, orientation = pa.orientation, background = pa.background,
+    margin = pa.margin, _where = self:where(el) }
+  for _, ch in ipairs(self:elements(el, { frame = true, image = true, rule = true })) do
+    if ch.tag == "frame" then self:frame(page, ch, frames_by_id)
+    elseif ch.tag == "rule" then
+      if #ch.children > 0 then self:fail(ch, "must be empty") end
+      local ra = ch.attrs
+      page:rule { x = ra.x, y = ra.y, length = ra.length, direction = ra.direction, stroke = ra.stroke,
+        color = ra.color, _where = self:where(ch) }
+    else
+      if #ch.children > 0 then self:fail(ch, "must be empty") end
+      if not ch.attrs.src then self:fail(ch, "needs a src= attribute") end
+      page:image { ch.attrs.src, x = ch.attrs.x, y = ch.attrs.y, width = ch.attrs.width,
+        height = ch.attrs.height, fit = ch.attrs.fit, _where = self:where(ch) }
     end
   end
-  if npages == 0 then self:fail(root, "has no <page>") end
-  return doc
+end
+
+local function new_reader(name)
+  return setmetatable({ name = name }, Reader)
+end
+
+--- Reads an XML document into a Document (every page).
+-- @tparam string xml the document text
+-- @tparam[opt] string name its file name, for messages and relative paths
+-- @treturn Document
+function M.from_xml(xml, name)
+  if type(xml) ~= "string" then
+    error(("bad argument #1 to 'from_xml' (string expected, got %s)"):format(type(xml)), 2)
+  end
+  local src = { text = xml, name = name or "<document>" }
+  local rd = new_reader(src.name)
+  rd:head(src)
+  return rd:pages(src)
+end
+
+local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates", "at", "fps",
+  "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }
+
+local function check_render_opts(opts)
+  local allowed = set_of(RENDER_KEYS)
+  for k in pairs(opts) do
+    if not allowed[k] then
+      error(("bad argument #4 to 'render' (unknown field '%s' (expected %s))")
+        :format(tostring(k), table.concat(RENDER_KEYS, ", ")), 3)
+    end
+  end
+end
+
+-- Renders the document of a source: a PDF file is written as its pages are read (the
+-- head first, then each page typeset and written when the next is read), unless its
+-- pages move (<animate>) or a filter needs the whole document.
+local function render_source(src, out_path, opts)
+  local rd = new_reader(src.name)
+  local doc = rd:head(src)
+  if not out_path then return (rd:pages(src):render()), true end
+  local _, pdf = write_options(doc, out_path, opts)
+  local _, whole = write_filters(doc, opts)
+  if pdf and out_path ~= "-" and not M.is_animation(out_path) and not rd.moving and not whole then
+    doc:stream(out_path, opts)
+    local ok, err = pcall(rd.pages, rd, src)
+    if not ok then doc:abort(); error(err, 0) end
+    local okf, ferr, code, c = doc:finish()
+    return c, okf, ferr, code
+  end
+  rd:pages(src)
+  local ok, err, code, c = doc:write(out_path, opts)
+  return c, ok, err, code
 end
 
 --- Renders an XML document.
@@ -1788,25 +2059,26 @@ end
 --   .svg, or "-" (PDF on standard output); absent: no file
 -- @tparam[opt] table opts `dpi` (PNG), `format` ("pdf", "png", "svg"), `text_layer`, `cmyk`,
 --   `inks`, `inks_only`, `overprint`, `plates` (see canvas:write)
--- @treturn Canvas the canvas (every page), then `true` or `nil, msg` from canvas:write
-local RENDER_KEYS = { "dpi", "format", "text_layer", "cmyk", "inks", "inks_only", "overprint", "plates", "at", "fps",
-  "duration", "loop", "quality", "effort", "dither", "matte", "workers", "poster" }
+-- @treturn Canvas the canvas (every page; the last, for a PDF written page by page), then
+--   `true` or `nil, msg` from canvas:write
 function M.render(xml, name, out_path, opts)
   if type(xml) ~= "string" then
     error(("bad argument #1 to 'render' (string expected, got %s)"):format(type(xml)), 2)
   end
   opts = opts or {}
-  local allowed = set_of(RENDER_KEYS)
-  for k in pairs(opts) do
-    if not allowed[k] then
-      error(("bad argument #4 to 'render' (unknown field '%s' (expected %s))")
-        :format(tostring(k), table.concat(RENDER_KEYS, ", ")), 2)
-    end
+  check_render_opts(opts)
+  return render_source({ text = xml, name = name or "<document>" }, out_path, opts)
+end
+
+--- Renders an XML document file, read as it goes: a long document to PDF is never held
+--- whole (its pages are typeset and written as they are read).  As `render`, for a file.
+function M.render_file(path, out_path, opts)
+  if type(path) ~= "string" then
+    error(("bad argument #1 to 'render_file' (string expected, got %s)"):format(type(path)), 2)
   end
-  local doc = M.from_xml(xml, name)
-  if not out_path then return (doc:render()), true end
-  local ok, err, code, c = doc:write(out_path, opts)
-  return c, ok, err, code
+  opts = opts or {}
+  check_render_opts(opts)
+  return render_source({ file = path, name = path }, out_path, opts)
 end
 
 return M

@@ -55,6 +55,8 @@ local function check_filter(t, name)
   for k, v in pairs(t) do
     if KIND_SET[k] then
       if type(v) ~= "function" then error(("%s: field '%s' must be a function"):format(name, k), 0) end
+    elseif k == "whole_document" then
+      if type(v) ~= "boolean" then error(("%s: field 'whole_document' must be true or false"):format(name), 0) end
     elseif k ~= "name" and k ~= "options" then
       error(("%s: unknown field '%s' (expected %s)"):format(name, tostring(k), table.concat(KINDS, ", ")), 0)
     end
@@ -87,6 +89,14 @@ function M.new(funcs, options, name)
   for k, v in pairs(options or {}) do o[k] = v end
   local boil = take_boil(o, name)
   return { name = name, funcs = funcs, options = o, boil = boil }
+end
+
+--- Whether a filter needs the whole document at once: it has a `Document` function or says
+--- `whole_document = true` (it looks across pages, through ctx.document).  Other filters
+--- run on each page as it is typeset, so a long PDF is written page by page; their
+--- ctx.document then holds that page alone.
+function M.needs_document(f)
+  return f.funcs.Document ~= nil or f.funcs.whole_document == true
 end
 
 --- Loads a filter file: "path.lua" or "path.lua:key=value,key=value".  The file is run with

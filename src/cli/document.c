@@ -22,13 +22,13 @@ static const char document_lua[] =
   "  return tonumber(v) or error(name .. ': expected a number, got \\'' .. v .. '\\'', 0)\n"
   "end\n"
   "opts.dpi, opts.fps, opts.loop = num('--dpi', dpi), num('--fps', fps), num('--loop', loop)\n"
-  "local h, e = io.stdin, nil\n"
-  "if path ~= '-' then h, e = io.open(path, 'rb') end\n"
-  "if not h then error(e, 0) end\n"
-  "local xml = h:read('a')\n"
-  "if h ~= io.stdin then h:close() end\n"
   "if not out then out = path == '-' and '-' or path:gsub('%.xml$', '') .. '.pdf' end\n"
-  "local _, ok, err = require('chromatype.document').render(xml, path == '-' and '<stdin>' or path, out, opts)\n"
+  "local D, ok, err, _ = require('chromatype.document'), nil, nil, nil\n"
+  "if path == '-' then\n"
+  "  _, ok, err = D.render(io.stdin:read('a'), '<stdin>', out, opts)\n"
+  "else\n"
+  "  _, ok, err = D.render_file(path, out, opts)   -- read as it goes\n"
+  "end\n"
   "if not ok then error(err, 0) end\n";
 
 static const char usage_document[] =
