@@ -1,8 +1,11 @@
 #!/bin/sh
 # chromium.sh: the peer side of `make bench`: headless Chromium (Debian's chromium) drawing
 # the glyph sheet of bench/sheet.lua to PNG, or a poster page to PDF, each a fresh browser
-# process with a fresh profile, as a command-line user runs it.
-#   bench/chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS [WHICH]]]]   (WHICH: cmap or distinct)
+# process with a fresh profile, as a command-line user runs it.  The sheet's page is made
+# once, before the timed runs (sheet-html), so that a run times the browser alone.
+#   bench/chromium.sh sheet-html FONT OUT.html [COUNT [SIZE [COLS [WHICH]]]]   (WHICH: cmap or distinct)
+#       writes the page and prints its size, WIDTHxHEIGHT
+#   bench/chromium.sh shot PAGE.html OUT.png WIDTHxHEIGHT
 #   bench/chromium.sh pdf PAGE.html OUT.pdf
 set -e
 here=$(dirname "$0")
@@ -14,7 +17,7 @@ flags="--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-ru
   --force-device-scale-factor=1 --font-render-hinting=none --user-data-dir=$tmp/profile"
 
 case "$1" in
-sheet)
+sheet-html)
   font=$(realpath "$2"); out=$3; count=${4:-1000}; size=${5:-64}; cols=${6:-25}; which=${7:-cmap}
   cell=$((size * 3 / 2)); rows=$(( (count + cols - 1) / cols ))
   {
@@ -26,10 +29,15 @@ sheet)
     printf '</style></head><body><div class="g">'
     "$ct" "$here/sheet-codepoints.lua" "$font" "$count" "$which" | while read -r cp; do printf '<span>&#x%s;</span>' "$cp"; done
     printf '</div></body></html>\n'
-  } > "$tmp/sheet.html"
+  } > "$out"
+  echo "$((cols * cell))x$((rows * cell))"
+  exit 0
+  ;;
+shot)
+  page=$(realpath "$2"); out=$3; size=$4
   # shellcheck disable=SC2086
-  $browser $flags --window-size=$((cols * cell)),$((rows * cell)) --virtual-time-budget=10000 \
-    --screenshot="$(realpath -m "$out")" "file://$tmp/sheet.html" >/dev/null 2>"$tmp/log" ||
+  $browser $flags --window-size="$(echo "$size" | tr x ,)" --virtual-time-budget=10000 \
+    --screenshot="$(realpath -m "$out")" "file://$page" >/dev/null 2>"$tmp/log" ||
     { cat "$tmp/log" >&2; exit 1; }
   ;;
 pdf)
@@ -40,7 +48,7 @@ pdf)
     { cat "$tmp/log" >&2; exit 1; }
   ;;
 *)
-  echo "usage: chromium.sh sheet FONT OUT.png [COUNT [SIZE [COLS [WHICH]]]] | pdf PAGE.html OUT.pdf" >&2
+  echo "usage: chromium.sh sheet-html FONT OUT.html [COUNT [SIZE [COLS [WHICH]]]] | shot PAGE.html OUT.png WxH | pdf PAGE.html OUT.pdf" >&2
   exit 2
   ;;
 esac

@@ -1,8 +1,13 @@
 -- pages.lua: peak memory of one process rendering N pages.
 --   chromatype bench/pages.lua N MODE OUT-DIR
--- MODE "document": one PDF of N pages (a chromatype.document, a headline in a Bungee stack,
--- a paragraph, a line of emoji per page); "records": N one-page PDFs, one after the other,
--- as a batch worker renders them.  Prints "pages N peak_rss_kib K seconds S".
+-- Each page: a headline in a Bungee stack, a paragraph, a line of emoji.  MODE "document":
+-- one PDF of N pages made by a script (chromatype.document, doc:stream: each page written
+-- as the next begins); "xml": the same pages as an XML document (bench/record.xml's),
+-- written to OUT-DIR first, then rendered as the command line renders it (read as it
+-- goes); "xml-filter": the same through a filter (bench/tint.lua: each word of the text
+-- in an ink drawn at random, run page by page); "records": N one-page PDFs, one after the
+-- other, as a batch worker renders them.
+-- Prints "pages N peak_rss_kib K seconds S".
 local ct = require "chromatype"
 
 local n = math.tointeger(tonumber(arg[1])) or error("pages: N expected", 0)
@@ -43,12 +48,44 @@ end
 
 ct.on_warning(false)
 local t0 = os.clock()
+-- The XML document of n pages, written line by line (bench/record.xml's head and pages).
+local function write_xml(path)
+  local src = assert(io.open(here .. "/record.xml"))
+  local out = assert(io.open(path, "w"))
+  for line in src:lines() do
+    if line:find("<page>", 1, true) then break end
+    line = line:gsub('"%.%./', '"' .. here .. "/../"):gsub("{id}", "pages")
+    out:write(line, "\n")
+  end
+  src:close()
+  for i = 1, n do
+    out:write(('  <page>\n    <frame y="12mm" height="20mm" style="head"><p>PAGE %d</p></frame>\n'
+      .. '    <frame y="36mm" height="60mm"><p>Record %d. Letters stacked from the Bungee family, a paragraph set '
+      .. 'by chromatype with its line breaker, and a row of color emoji below.</p></frame>\n'
+      .. '    <frame y="100mm" height="20mm" style="emoji"><p>🌈🎨🦜🌻🍉</p></frame>\n  </page>\n'):format(i, i))
+  end
+  out:write("</document>\n")
+  out:close()
+end
+
 if mode == "document" then
   local doc = new_doc()
+  doc:stream(dir .. "/pages-bench.pdf")
   for i = 1, n do add_page(doc, i) end
-  assert(doc:write(dir .. "/pages-bench.pdf"))
+  assert(doc:finish())
   if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench.pdf") end
-else
+elseif mode == "xml" or mode == "xml-filter" then
+  local xml = dir .. "/pages-bench.xml"
+  write_xml(xml)
+  collectgarbage()
+  if mode == "xml-filter" then
+    local filter = require "chromatype.filter"
+    filter.defaults = { assert(filter.load(here .. "/tint.lua")) }
+  end
+  local _, ok, err = require("chromatype.document").render_file(xml, dir .. "/pages-bench.pdf")
+  assert(ok, err)
+  if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench.pdf"); os.remove(xml) end
+elseif mode == "records" then
   for i = 1, n do
     local doc = new_doc()
     add_page(doc, i)
@@ -56,5 +93,7 @@ else
     if i % 100 == 0 then collectgarbage() end
   end
   if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench-record.pdf") end
+else
+  error("pages: MODE is document, xml, xml-filter or records", 0)
 end
 print(("pages %d peak_rss_kib %d seconds %.2f"):format(n, peak_kib(), os.clock() - t0))
