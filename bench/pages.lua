@@ -2,7 +2,10 @@
 --   chromatype bench/pages.lua N MODE OUT-DIR
 -- MODE "document": one PDF of N pages (a chromatype.document, a headline in a Bungee stack,
 -- a paragraph, a line of emoji per page); "records": N one-page PDFs, one after the other,
--- as a batch worker renders them.  Prints "pages N peak_rss_kib K seconds S".
+-- as a batch worker renders them; "canvas": one PDF of N pages streamed through c:stream
+-- directly (no document model: what the PDF writer itself holds), each page a line of DejaVu
+-- Sans, a headline in the Bungee stack's first font and a row of COLRv0 emoji.
+-- Prints "pages N peak_rss_kib K seconds S".
 local ct = require "chromatype"
 
 local n = math.tointeger(tonumber(arg[1])) or error("pages: N expected", 0)
@@ -41,9 +44,30 @@ local function add_page(doc, i)
   p:frame { y = "100mm", height = "20mm", style = "emoji" }:text("🌈🎨🦜🌻🍉")
 end
 
+-- "canvas": pages drawn on one streamed canvas, nothing kept in Lua
+local function stream_canvas(path)
+  local text = assert(ct.open_font("DejaVu Sans"))
+  local head = assert(ct.open_font(F .. "bungee-latin.woff2"))
+  local emoji = assert(ct.open_font(EMOJI))
+  local c = ct.canvas { width = 298, height = 420 }
+  c:stream(path, { title = "pages bench" })
+  for i = 1, n do
+    if i > 1 then c:new_page() end
+    c:rect { x = 0, y = 0, w = 298, h = 420, color = "#f4efe3" }
+    c:text { ("PAGE %d"):format(i), font = head, size = 30, x = 28, y = 70, color = "#1d3557" }
+    c:text { ("Record %d, set on a canvas streamed page by page."):format(i), font = text, size = 9, x = 28,
+             y = 120 }
+    c:text { "🌈🎨🦜🌻🍉", font = emoji, size = 20, x = 28, y = 300 }
+  end
+  assert(c:finish())
+end
+
 ct.on_warning(false)
 local t0 = os.clock()
-if mode == "document" then
+if mode == "canvas" then
+  stream_canvas(dir .. "/pages-bench-canvas.pdf")
+  if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench-canvas.pdf") end
+elseif mode == "document" then
   local doc = new_doc()
   for i = 1, n do add_page(doc, i) end
   assert(doc:write(dir .. "/pages-bench.pdf"))
