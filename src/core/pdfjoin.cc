@@ -3,8 +3,12 @@
 ** file as they are made (docs/pdf.md).  Each chunk is read with qpdf, one at a time; its
 ** pages and what they reference are renumbered and written here with our own serializer
 ** (streams as their raw, still compressed bytes), and the page tree, catalog, cross-reference
-** table and trailer close the file.  What stays in memory grows by an offset an object and a
-** number a page.  Core layer; callable from C (pdfjoin.h).
+** table and trailer close the file.  Objects are written after what they reference, so one
+** equal to an object written before (bytes and references) is found by its hash and shared:
+** what every chunk repeats (recorded glyphs, their resources, graphics states, font programs
+** of the same glyphs) is written once.  What stays in memory grows by an offset an object, a
+** number a page and a hash entry for each object but pages and their contents.  Core layer;
+** callable from C (pdfjoin.h).
 */
 #define POINTERHOLDER_TRANSITION 4
 #include <qpdf/Buffer.hh>
@@ -88,7 +92,6 @@ struct ct_pdf_join {
   std::vector<long long> offsets{ -1 };       /* by object number; -1 while unwritten */
   std::vector<uint32_t>  kids;                /* the pages, in order */
   std::unordered_multimap<uint64_t, Written> written;   /* objects another chunk may repeat */
-  unsigned               shared = 0;
   unsigned               chunks = 0;
   std::string            catalog;             /* the first chunk's catalog entries but /Pages */
   std::set<std::string>  catalog_keys;
@@ -241,10 +244,7 @@ uint32_t ct_pdf_join::write_object(OH o) {
     h = fnv(1469598103934665603u, head.data(), head.size());
     if (data) h = fnv(h, data->getBuffer(), data->getSize());
     uint32_t same = find(h, head, data.get(), tail);
-    if (same != PENDING) {
-      shared++;
-      return same;
-    }
+    if (same != PENDING) return same;
   }
   if (n == PENDING) n = new_num();
   offsets[n] = pos;
@@ -412,8 +412,5 @@ extern "C" ct_status_t ct_pdf_join_add(ct_pdf_join_t *j, const char *chunk, ct_e
 extern "C" ct_status_t ct_pdf_join_finish(ct_pdf_join_t *j, ct_error_t *err) {
   return guarded(j, "the end", err, [&] { j->finish(); });
 }
-
-extern "C" unsigned ct_pdf_join_pages(const ct_pdf_join_t *j) { return (unsigned)j->kids.size(); }
-extern "C" unsigned ct_pdf_join_shared(const ct_pdf_join_t *j) { return j->shared; }
 
 extern "C" void ct_pdf_join_destroy(ct_pdf_join_t *j) { delete j; }

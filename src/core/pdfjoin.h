@@ -21,19 +21,15 @@ typedef struct ct_pdf_join ct_pdf_join_t;
 ct_pdf_join_t *ct_pdf_join_create(FILE *out, const char *name);
 
 /* Appends the pages of the finished PDF `chunk` (a file) and everything they reference,
-   renumbered, each page's /Parent the joined page tree; a stream with no reference in
-   its dictionary that was written before, byte for byte, is written once.  The first
-   chunk also gives the header's version, the catalog's other entries, /Info and the
-   first half of /ID.  Never throws. */
+   renumbered, each page's /Parent the joined page tree; an object equal to one written
+   before (its bytes, references included) is not written again.  The first chunk also
+   gives the header's version, the catalog's other entries, /Info and the first half of
+   /ID; a later chunk's higher version goes into the catalog.  Never throws. */
 ct_status_t ct_pdf_join_add(ct_pdf_join_t *j, const char *chunk, ct_error_t *err);
 
 /* Writes the page tree, the catalog, the cross-reference table and the trailer.  The
    caller flushes and closes `out`. */
 ct_status_t ct_pdf_join_finish(ct_pdf_join_t *j, ct_error_t *err);
-
-/* Pages and objects written so far, and streams written once for several chunks. */
-unsigned ct_pdf_join_pages(const ct_pdf_join_t *j);
-unsigned ct_pdf_join_shared(const ct_pdf_join_t *j);
 
 void ct_pdf_join_destroy(ct_pdf_join_t *j);
 

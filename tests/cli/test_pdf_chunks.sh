@@ -102,6 +102,9 @@ grep -q "Chunks and joins" "$T/many.txt" 2>/dev/null; pdfinfo "$T/many.pdf" | gr
 # sharing, it was 70 % larger)
 s1=$(wc -c < "$T/one.pdf") s2=$(wc -c < "$T/many.pdf")
 [ $((s2 * 100)) -le $((s1 * 103)) ] && ok || bad "the joined file is $s2 bytes, the one-chunk file $s1"
+# repeatable: the same bytes again (the /ID a digest of the file)
+write doc 10 again
+cmp -s "$T/many.pdf" "$T/again.pdf" && ok || bad "the joined file differs from one run to the next"
 # one page a chunk: 25 chunks
 write doc 1 single
 same one single "chunks of 1"
