@@ -23,7 +23,8 @@ for t in "$SEP" "$CMP"; do [ -x "$t" ] || { bad "$t is missing (make $t)"; finis
 
 # 25 A6 pages as bench/record.xml draws them (a headline in a three-font Bungee stack, a
 # paragraph of DejaVu Sans, a row of COLRv0 emoji), with a bleed and crop marks; pages 10
-# and 11, on either side of the first chunk boundary, are A7 landscape.  $1: extra document
+# and 11, on either side of the first chunk boundary, are A7 landscape; a picture on pages 9,
+# 12 and 21.  $1: extra document
 # attributes; $2: an extra frame on page 15 (the second chunk).
 document() {
   {
@@ -45,6 +46,7 @@ EOF
       echo "    <frame y=\"20mm\" height=\"30mm\"><p>Record $i. Letters stacked from the Bungee family, a paragraph set by its line breaker, and emoji below.</p></frame>"
       echo "    <frame y=\"52mm\" height=\"12mm\" style=\"emoji\"><p>🌈🎨🦜🌻🍉</p></frame>"
       [ $i = 15 ] && echo "    $2"
+      case $i in 9|12|21) echo "    <image src=\"$T/sun.png\" x=\"70mm\" y=\"66mm\" width=\"12mm\"/>" ;; esac
       echo '  </page>'
       i=$((i + 1))
     done
@@ -83,6 +85,9 @@ same() {
   done
   [ "$(ls "$T/r2" | wc -l)" = 25 ] && [ -z "$worst" ] && ok || bad "$what: rendered pages differ:$worst"
 }
+
+# a picture with an alpha channel (an image and its soft mask) on pages 9, 12 and 21
+"$CT" view "$EMOJI" "🌻" --font-size 64 --background 00000000 -o "$T/sun.png" && ok || bad "sun.png was not made"
 
 # ---- a document of three chunks against the same in one ------------------------------------
 document 'title="Chunks and joins" author="A. Tester" subject="streaming"' "" doc
@@ -162,7 +167,7 @@ CHROMATYPE_PDF_CHUNK=5 "$CT" "$T/abort/close.lua" > "$T/abort.log" 2>&1 && ok ||
 [ "$(ls -A "$T/abort" | tr '\n' ' ')" = "close.lua fail.lua " ] && ok || bad "left behind after close: $(ls -A "$T/abort")"
 # and a write error at any point (a file size limit: writes past it fail with EFBIG): an
 # error naming the file, no file, no temporaries
-for kib in 8 40 70; do
+for kib in 8 40 150; do
   mkdir "$T/full"
   (trap '' XFSZ; ulimit -f $((kib * 2)); CHROMATYPE_PDF_CHUNK=5 exec "$CT" "$T/doc.xml" -o "$T/full/out.pdf") > "$T/full.log" 2>&1 &&
     bad "a file limit of $kib KiB: written" || ok
