@@ -772,6 +772,16 @@ static ct_status_t chunk_finish(ct_canvas_t *c, ct_error_t *err) {
   sink_abort(&st->sink);   /* cairo's file is done with */
   if (rc != CT_OK) goto done;
   report_merge(&st->report, &pass);
+  if (st->opts.inks_only && st->ninks > 0 && (st->report.nprocess > 0 || st->report.images > 0)) {
+    /* --inks-only fails at the first chunk that paints in process, not after the last */
+    inkset_t inks;
+    pdf_finish_t fin;
+    memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
+    inks.n = st->ninks;
+    finish_init(&fin, &st->opts, &inks);
+    rc = pass_report(c, st->path, &fin, &st->report, err);
+    goto done;
+  }
   rc = ct_pdf_join_add(st->join, out_tmp, err);
 done:
   sink_abort(&st->sink);

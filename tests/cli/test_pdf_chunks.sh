@@ -132,6 +132,17 @@ for p in "Riso Teal" Cyan Magenta Yellow Black; do
   [ "$p" != "Riso Teal" ] || { [ "$2" -gt 100 ] && ok || bad "page 15's Riso Teal plate is blank: $*"; }
 done
 
+# --inks-only: the same one-line error, from the first chunk that paints in process; no file
+for c in 1000 10; do
+  CHROMATYPE_PDF_CHUNK=$c "$CT" "$T/ink.xml" -o "$T/only$c.pdf" --ink 'Riso Teal=#00838a' --inks-only > "$T/only$c.log" 2>&1 &&
+    bad "--inks-only with chunks of $c: written" || ok
+  [ ! -e "$T/only$c.pdf" ] && ok || bad "--inks-only with chunks of $c left a file"
+done
+# (the pictures counted up to the chunk that stopped it)
+[ "$(sed 's/only1000\.pdf/X/; s/; .*//' "$T/only1000.log")" = "$(sed 's/only10\.pdf/X/; s/; .*//' "$T/only10.log")" ] &&
+  grep -q "^chromatype: $T/only10.pdf: 26 colors no ink prints.*(--inks-only)$" "$T/only10.log" && ok ||
+  bad "--inks-only errors differ: $(cat "$T/only1000.log") | $(cat "$T/only10.log")"
+
 # ---- --cmyk: every chunk through the pass ------------------------------------------------
 write doc 1000 cmyk1 --cmyk
 write doc 10 cmyk3 --cmyk
@@ -171,7 +182,7 @@ for kib in 8 40 150; do
   mkdir "$T/full"
   (trap '' XFSZ; ulimit -f $((kib * 2)); CHROMATYPE_PDF_CHUNK=5 exec "$CT" "$T/doc.xml" -o "$T/full/out.pdf") > "$T/full.log" 2>&1 &&
     bad "a file limit of $kib KiB: written" || ok
-  grep -q "out.pdf: cannot write" "$T/full.log" && ok || bad "a file limit of $kib KiB: $(cat "$T/full.log")"
+  grep -q "^chromatype: $T/full/out.pdf: cannot write: " "$T/full.log" && ok || bad "a file limit of $kib KiB: $(cat "$T/full.log")"
   [ -z "$(ls -A "$T/full")" ] && ok || bad "a file limit of $kib KiB left: $(ls -A "$T/full")"
   rm -rf "$T/full"
 done
