@@ -6,7 +6,9 @@
 -- written to OUT-DIR first, then rendered as the command line renders it (read as it
 -- goes); "xml-filter": the same through a filter (bench/tint.lua: each word of the text
 -- in an ink drawn at random, run page by page); "records": N one-page PDFs, one after the
--- other, as a batch worker renders them.
+-- other, as a batch worker renders them; "canvas": one PDF of N pages streamed through
+-- c:stream directly (no document model: what the PDF writer itself holds), each page a line
+-- of DejaVu Sans, a headline in the Bungee stack's first font and a row of COLRv0 emoji.
 -- Prints "pages N peak_rss_kib K seconds S".
 local ct = require "chromatype"
 
@@ -46,6 +48,24 @@ local function add_page(doc, i)
   p:frame { y = "100mm", height = "20mm", style = "emoji" }:text("🌈🎨🦜🌻🍉")
 end
 
+-- "canvas": pages drawn on one streamed canvas, nothing kept in Lua
+local function stream_canvas(path)
+  local text = assert(ct.open_font("DejaVu Sans"))
+  local head = assert(ct.open_font(F .. "bungee-latin.woff2"))
+  local emoji = assert(ct.open_font(EMOJI))
+  local c = ct.canvas { width = 298, height = 420 }
+  c:stream(path, { title = "pages bench" })
+  for i = 1, n do
+    if i > 1 then c:new_page() end
+    c:rect { x = 0, y = 0, w = 298, h = 420, color = "#f4efe3" }
+    c:text { ("PAGE %d"):format(i), font = head, size = 30, x = 28, y = 70, color = "#1d3557" }
+    c:text { ("Record %d, set on a canvas streamed page by page."):format(i), font = text, size = 9, x = 28,
+             y = 120 }
+    c:text { "🌈🎨🦜🌻🍉", font = emoji, size = 20, x = 28, y = 300 }
+  end
+  assert(c:finish())
+end
+
 ct.on_warning(false)
 local t0 = os.clock()
 -- The XML document of n pages, written line by line (bench/record.xml's head and pages).
@@ -68,7 +88,10 @@ local function write_xml(path)
   out:close()
 end
 
-if mode == "document" then
+if mode == "canvas" then
+  stream_canvas(dir .. "/pages-bench-canvas.pdf")
+  if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench-canvas.pdf") end
+elseif mode == "document" then
   local doc = new_doc()
   doc:stream(dir .. "/pages-bench.pdf")
   for i = 1, n do add_page(doc, i) end
@@ -94,6 +117,6 @@ elseif mode == "records" then
   end
   if not os.getenv("KEEP") then os.remove(dir .. "/pages-bench-record.pdf") end
 else
-  error("pages: MODE is document, xml, xml-filter or records", 0)
+  error("pages: MODE is document, xml, xml-filter, records or canvas", 0)
 end
 print(("pages %d peak_rss_kib %d seconds %.2f"):format(n, peak_kib(), os.clock() - t0))

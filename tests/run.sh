@@ -32,6 +32,7 @@ run sh tests/cli/test_sandbox.sh
 run sh tests/cli/test_batch.sh
 run sh tests/cli/test_print.sh
 run sh tests/cli/test_frames.sh
+run sh tests/cli/test_pdf_chunks.sh
 run sh tests/cli/test_font.sh
 run sh tests/cli/test_realfonts.sh
 run sh tests/cli/test_motion.sh

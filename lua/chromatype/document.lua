@@ -1031,6 +1031,16 @@ local function print_marks(c, off, bleed, slug, tw, th)
   end
 end
 
+-- Calls c:write, c:stream, c:finish or c:new_page (which writes the streamed pages before
+-- it, and a chunk of them): what the core refuses (a color no ink prints under inks_only,
+-- plates without inks, a write error) comes out as its one-line message, which names the
+-- file, without this module's position.
+local function output(c, method, ...)
+  local r = table.pack(pcall(c[method], c, ...))
+  if r[1] then return table.unpack(r, 2, r.n) end
+  error((tostring(r[2]):gsub("^[^\n]-document%.lua:%d+: ", "")), 0)
+end
+
 -- Starts page `pg` on the canvas (creating it for the first page; `fresh`: the canvas is
 -- new, its first page is this one).
 function Document:begin_page(c, pg, fresh)
@@ -1042,7 +1052,7 @@ function Document:begin_page(c, pg, fresh)
     c = ct.canvas { width = w, height = h }
     for _, ink in ipairs(self.inks or {}) do c:ink(ink) end
   else
-    c:new_page { width = w, height = h }
+    output(c, "new_page", { width = w, height = h })
   end
   local bg = pg.background or self.background
   if bg then
@@ -1310,15 +1320,6 @@ function Document:render(opts)
   if not c then fail(self, "the filters removed every page") end
   report.pages = #tree.pages
   return c, report
-end
-
--- Calls c:write, c:stream or c:finish: what the core refuses (a color no ink prints under
--- inks_only, plates without inks) comes out as its one-line message, which names the file,
--- without this module's position.
-local function output(c, method, ...)
-  local r = table.pack(pcall(c[method], c, ...))
-  if r[1] then return table.unpack(r, 2, r.n) end
-  error((tostring(r[2]):gsub("^[^\n]-document%.lua:%d+: ", "")), 0)
 end
 
 -- The write options of `opts` for canvas:write or canvas:stream (the document's metadata

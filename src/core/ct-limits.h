@@ -133,6 +133,13 @@
 #define CT_PDF_PASS_IN_MEMORY (16L * 1024 * 1024)
 #endif
 
+/* A PDF written page by page (c:stream, documents) is finished and joined in chunks of this
+   many pages, so the finishing pass holds one chunk's objects, not the document's; a
+   document of one chunk is written as ct_canvas_write writes it.  See docs/performance.md. */
+#ifndef CT_PDF_STREAM_CHUNK
+#define CT_PDF_STREAM_CHUNK 100u
+#endif
+
 /* The font writer: how far (font units) a quadratic may stray from the cubic it replaces
    when CFF outlines become TrueType glyphs, and the most glyphs a written font may have. */
 #ifndef CT_GLYF_TOLERANCE

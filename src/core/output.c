@@ -5,6 +5,7 @@
 */
 #define _GNU_SOURCE   /* memmem */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "canvas.h"
 #include "picture.h"
 #include "pdfpass.h"
+#include "pdfjoin.h"
 
 void ct_write_options_init(ct_write_options_t *o) {
   memset(o, 0, sizeof *o);
@@ -59,16 +61,23 @@ typedef struct {
   int    failed;
 } sink_t;
 
-/* A canvas written to a PDF page by page (see ct_canvas_stream_pdf). */
+/* A canvas written to a PDF page by page (see ct_canvas_stream_pdf): cairo writes a chunk
+   of pages at a time into `sink`; when a document has several chunks, each is finished by
+   the pass and joined into `out` (pdfjoin.cc) as it is done. */
 struct ct_pdf_stream {
-  sink_t              sink;
+  sink_t              sink;        /* cairo's file of the current chunk */
   char               *path;
   cairo_surface_t    *pdf;
   cairo_t            *cr;
   ct_picture_cache_t *pictures;
   unsigned            written;     /* pages drawn into the PDF */
-  ct_write_options_t  opts;        /* its numbers and flags (no strings but `plates`) */
-  char               *plates;      /* opts.plates, owned */
+  unsigned            chunk;       /* pages a chunk */
+  unsigned            chunk_start; /* the first page of the current chunk */
+  sink_t              out;         /* the joined file, from the second chunk on */
+  ct_pdf_join_t      *join;
+  ct_pdf_pass_t       report;      /* the chunks' passes: colors without ink, images, inks used */
+  ct_write_options_t  opts;        /* its options; the strings below are owned copies */
+  char               *strings[6];  /* plates, title, author, subject, keywords, creator */
   ct_ink_t            inks[CT_MAX_INKS];   /* the canvas's and the options' */
   unsigned            ninks;
 };
@@ -107,7 +116,8 @@ static ct_status_t sink_open(sink_t *s, const char *path, ct_error_t *err) {
     umask(mask);
     fchmod(fd, 0666 & ~mask);
   }
-  if (fd < 0 || !(s->file = fdopen(fd, "wb"))) {
+  /* read too: the PDF joiner checks a stream it finds again against the bytes written */
+  if (fd < 0 || !(s->file = fdopen(fd, "w+b"))) {
     int e = errno;
     if (fd >= 0) { close(fd); unlink(s->tmp_path); }
     free(s->tmp_path);
@@ -184,18 +194,19 @@ static void warn(const ct_canvas_t *c, const char *msg) {
   if (c->warn) c->warn(c->warn_data, msg);
 }
 
-/* Each page's print marks and trim box, in PDF units (y up); *marks holds them all. */
-static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, double **marks) {
-  ct_pdf_page_t *pages = calloc(c->npages ? c->npages : 1, sizeof *pages);
+/* The print marks and trim box of `count` pages from `first`, in PDF units (y up); *marks
+   holds them all. */
+static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, unsigned first, unsigned count, double **marks) {
+  ct_pdf_page_t *pages = calloc(count ? count : 1, sizeof *pages);
   size_t total = 0, k = 0;
   unsigned i, j;
   double *m;
   *marks = NULL;
   if (!pages) return NULL;
-  for (i = 0; i < c->npages; i++) total += c->pages[i].nmarks;
+  for (i = 0; i < count; i++) total += c->pages[first + i].nmarks;
   if (!(m = malloc((total ? total : 1) * 4 * sizeof *m))) { free(pages); return NULL; }
-  for (i = 0; i < c->npages; i++) {
-    const ct_page_t *pg = &c->pages[i];
+  for (i = 0; i < count; i++) {
+    const ct_page_t *pg = &c->pages[first + i];
     pages[i].marks = m + k * 4;
     pages[i].nmarks = pg->nmarks;
     pages[i].width = pg->width;
@@ -241,6 +252,56 @@ static char *read_whole(const char *path, size_t *len) {
   return buf;
 }
 
+/* A new empty file beside `path`, named path + tag + "XXXXXX", in *name (malloc'ed). */
+static ct_status_t temp_beside(const char *path, const char *tag, char **name, ct_error_t *err) {
+  size_t n = strlen(path) + strlen(tag) + 8;
+  int fd;
+  if (!(*name = malloc(n))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  snprintf(*name, n, "%s%sXXXXXX", path, tag);
+  if ((fd = mkstemp(*name)) < 0) {
+    int e = errno;
+    free(*name);
+    *name = NULL;
+    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+  }
+  close(fd);
+  return CT_OK;
+}
+
+/* What the pass found: colors no ink prints and pictures (warnings, or an error under
+   --inks-only), inks never used (warnings). */
+static ct_status_t pass_report(const ct_canvas_t *c, const char *path, const pdf_finish_t *f,
+                               const ct_pdf_pass_t *pass, ct_error_t *err) {
+  unsigned i;
+  if (f->inks->n > 0 && (pass->nprocess > 0 || pass->images > 0)) {
+    char msg[600];
+    size_t used = 0;
+    if (pass->nprocess > 0) {
+      used += (size_t)snprintf(msg, sizeof msg, "%s: %u color%s no ink prints, left in process: ", path,
+                               pass->nprocess, pass->nprocess == 1 ? "" : "s");
+      for (i = 0; i < pass->nprocess && i < CT_PDF_REPORT_COLORS && used < sizeof msg; i++)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", i ? ", " : "", pass->process[i]);
+      if (pass->nprocess > CT_PDF_REPORT_COLORS && used < sizeof msg)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, ", ...");
+    } else {
+      used += (size_t)snprintf(msg, sizeof msg, "%s: ", path);
+    }
+    if (pass->images > 0 && used < sizeof msg)
+      snprintf(msg + used, sizeof msg - used, "%s%u picture%s in process colors", pass->nprocess ? "; " : "",
+               pass->images, pass->images == 1 ? "" : "s");
+    if (f->inks_only) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s (--inks-only)", msg);
+    warn(c, msg);
+  }
+  for (i = 0; i < f->inks->n; i++) {
+    if (!(pass->inks_used >> i & 1)) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "%s: ink '%s' is not used", path, f->inks->v[i].name);
+      warn(c, msg);
+    }
+  }
+  return CT_OK;
+}
+
 /* The pass over the PDF cairo wrote into `s`: the finished file replaces it.  Then the
    plates (from cairo's file) and the CMYK conversion. */
 static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path, const pdf_finish_t *f,
@@ -251,7 +312,6 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   char *out_tmp = NULL, *out_mem = NULL, *cairo_mem = NULL;
   size_t out_len = 0, cairo_len = 0;
   ct_status_t st = CT_OK;
-  unsigned i;
 
   if (s->failed) return CT_OK;   /* the commit reports it */
   if (s->file) {
@@ -259,7 +319,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
     s->file = NULL;
     if (fclose(fl) != 0) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   }
-  if (!(pages = pass_pages(c, &marks))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  if (!(pages = pass_pages(c, 0, c->npages, &marks))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   memset(&pass, 0, sizeof pass);
   pass.inks = f->inks->v;
   pass.ink_count = f->inks->n;
@@ -269,17 +329,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   pass.pages = pages;
   pass.npages = c->npages;
   if (s->tmp_path) {
-    size_t n = strlen(path) + 24;
-    int fd;
-    if (!(out_tmp = malloc(n))) { st = ct_set_error(err, CT_ERR_NOMEM, "out of memory"); goto done; }
-    snprintf(out_tmp, n, "%s.tmp-pass-XXXXXX", path);
-    if ((fd = mkstemp(out_tmp)) < 0) {
-      st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-      free(out_tmp);
-      out_tmp = NULL;
-      goto done;
-    }
-    close(fd);
+    if ((st = temp_beside(path, ".tmp-pass-", &out_tmp, err)) != CT_OK) goto done;
     /* qpdf reads a file by seeking for nearly every token: from memory it is five times
        faster, but a long document's file is read in place, for memory's sake (and plates
        need cairo's file in memory) */
@@ -295,37 +345,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   } else {
     st = ct_pdf_pass(NULL, s->mem, s->len, NULL, &out_mem, &out_len, &pass, err);
   }
-  if (st != CT_OK) goto done;
-
-  if (f->inks->n > 0 && (pass.nprocess > 0 || pass.images > 0)) {
-    char msg[600];
-    size_t used = 0;
-    if (pass.nprocess > 0) {
-      used += (size_t)snprintf(msg, sizeof msg, "%s: %u color%s no ink prints, left in process: ", path, pass.nprocess,
-                               pass.nprocess == 1 ? "" : "s");
-      for (i = 0; i < pass.nprocess && i < CT_PDF_REPORT_COLORS && used < sizeof msg; i++)
-        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", i ? ", " : "", pass.process[i]);
-      if (pass.nprocess > CT_PDF_REPORT_COLORS && used < sizeof msg)
-        used += (size_t)snprintf(msg + used, sizeof msg - used, ", ...");
-    } else {
-      used += (size_t)snprintf(msg, sizeof msg, "%s: ", path);
-    }
-    if (pass.images > 0 && used < sizeof msg)
-      snprintf(msg + used, sizeof msg - used, "%s%u picture%s in process colors", pass.nprocess ? "; " : "",
-               pass.images, pass.images == 1 ? "" : "s");
-    if (f->inks_only) {
-      st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s (--inks-only)", msg);
-      goto done;
-    }
-    warn(c, msg);
-  }
-  for (i = 0; i < f->inks->n; i++) {
-    if (!(pass.inks_used >> i & 1)) {
-      char msg[200];
-      snprintf(msg, sizeof msg, "%s: ink '%s' is not used", path, f->inks->v[i].name);
-      warn(c, msg);
-    }
-  }
+  if (st != CT_OK || (st = pass_report(c, path, f, &pass, err)) != CT_OK) goto done;
 
   if (f->plates) {   /* from cairo's file, not the finished one */
     pass.plate = 0;
@@ -627,12 +647,176 @@ static ct_status_t write_pdf(ct_canvas_t *c, const char *path, const ct_write_op
    A long document need not hold every page until the end: with a stream, each page is
    drawn into the PDF when the next one begins, and its drawing is freed.  Finishing writes
    the last page, closes the PDF, adds the print boxes and the CMYK pass as ct_canvas_write
-   does, and renames the temporary file; a canvas destroyed unfinished leaves no file. */
+   does, and renames the temporary file; a canvas destroyed unfinished leaves no file.
+
+   Nor need the pass hold every page: cairo's file is cut into chunks of `chunk` pages.  A
+   document of one chunk is finished as ct_canvas_write finishes it (the same bytes); a
+   longer one has each chunk finished by the pass as soon as it is full and appended to the
+   output by the joiner (pdfjoin.cc), which writes the page tree, catalog and trailer at the
+   end.  Plates are made from cairo's whole file, so a stream with plates is one chunk. */
+
+/* Pages a chunk: CT_PDF_STREAM_CHUNK, or CHROMATYPE_PDF_CHUNK (a testing knob: a small
+   chunk makes a short document several). */
+static unsigned chunk_pages(const ct_write_options_t *o) {
+  const char *env = getenv("CHROMATYPE_PDF_CHUNK");
+  if (o->plates) return UINT_MAX;
+  if (env && *env) {
+    char *end;
+    unsigned long v = strtoul(env, &end, 10);
+    if (*end == '\0' && v >= 1 && v <= UINT_MAX) return (unsigned)v;
+  }
+  return CT_PDF_STREAM_CHUNK;
+}
+
+/* A new cairo file for the pages from `page` on: its sink, surface and metadata. */
+static ct_status_t chunk_open(struct ct_pdf_stream *st, const ct_page_t *page, ct_error_t *err) {
+  const ct_write_options_t *o = &st->opts;
+  cairo_status_t s;
+  char date[32];
+  ct_status_t rc;
+  if ((rc = sink_open(&st->sink, st->path, err)) != CT_OK) return rc;
+  st->pdf = cairo_pdf_surface_create_for_stream(sink_write, &st->sink, page->width, page->height);
+  pdf_date(date, sizeof date);
+  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+  if (o->title) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_TITLE, o->title);
+  if (o->author) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_AUTHOR, o->author);
+  if (o->subject) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_SUBJECT, o->subject);
+  if (o->keywords) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_KEYWORDS, o->keywords);
+  if (o->creator) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATOR, o->creator);
+  st->cr = cairo_create(st->pdf);
+  if ((s = cairo_status(st->cr)) != CAIRO_STATUS_SUCCESS) {
+    cairo_destroy(st->cr);
+    cairo_surface_destroy(st->pdf);
+    st->cr = NULL;
+    st->pdf = NULL;
+    sink_abort(&st->sink);
+    return cairo_failed(s, st->path, err);
+  }
+  st->chunk_start = st->written;
+  return CT_OK;
+}
+
+/* Closes cairo's file of the current chunk; its bytes stay in st->sink. */
+static ct_status_t chunk_close_cairo(struct ct_pdf_stream *st, ct_error_t *err) {
+  cairo_status_t s;
+  cairo_destroy(st->cr);
+  st->cr = NULL;
+  cairo_surface_finish(st->pdf);
+  s = cairo_surface_status(st->pdf);
+  cairo_surface_destroy(st->pdf);
+  st->pdf = NULL;
+  if (st->sink.failed) return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(st->sink.failed));
+  if (s != CAIRO_STATUS_SUCCESS) return cairo_failed(s, st->path, err);
+  return CT_OK;
+}
+
+/* The colors, pictures and inks of one chunk's pass added to the stream's. */
+static void report_merge(ct_pdf_pass_t *acc, const ct_pdf_pass_t *p) {
+  unsigned i, j, listed = acc->nprocess < CT_PDF_REPORT_COLORS ? acc->nprocess : CT_PDF_REPORT_COLORS, fresh = 0;
+  for (i = 0; i < p->nprocess && i < CT_PDF_REPORT_COLORS; i++) {
+    for (j = 0; j < listed && strcmp(acc->process[j], p->process[i]) != 0; j++) {}
+    if (j < listed) continue;
+    fresh++;
+    if (listed < CT_PDF_REPORT_COLORS) memcpy(acc->process[listed++], p->process[i], sizeof acc->process[0]);
+  }
+  /* distinct colors beyond the listed ones are counted once per chunk: a bound, not exact */
+  acc->nprocess = acc->nprocess + fresh > p->nprocess ? acc->nprocess + fresh : p->nprocess;
+  acc->images += p->images;
+  acc->inks_used |= p->inks_used;
+}
+
+/* The current chunk, full: cairo's file closed, finished by the pass into a temporary,
+   appended to the joined file (begun now if it is the first) and both temporaries gone. */
+static ct_status_t chunk_finish(ct_canvas_t *c, ct_error_t *err) {
+  struct ct_pdf_stream *st = c->stream;
+  ct_pdf_pass_t pass;
+  ct_pdf_page_t *pages = NULL;
+  double *marks = NULL;
+  char *out_tmp = NULL, *mem = NULL;
+  size_t len = 0;
+  ct_status_t rc;
+
+  if ((rc = chunk_close_cairo(st, err)) != CT_OK) goto done;
+  if (fclose(st->sink.file) != 0) {
+    st->sink.file = NULL;
+    rc = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(errno));
+    goto done;
+  }
+  st->sink.file = NULL;
+  if (!st->join) {
+    if ((rc = sink_open(&st->out, st->path, err)) != CT_OK) goto done;
+    if (!(st->join = ct_pdf_join_create(st->out.file, st->path))) {
+      rc = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+  }
+  if (!(pages = pass_pages(c, st->chunk_start, st->written - st->chunk_start, &marks))) {
+    rc = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  memset(&pass, 0, sizeof pass);
+  pass.inks = st->inks;
+  pass.ink_count = st->ninks;
+  pass.overprint = st->opts.overprint;
+  pass.cmyk = st->opts.cmyk;
+  pass.plate = -1;
+  pass.pages = pages;
+  pass.npages = st->written - st->chunk_start;
+  if ((rc = temp_beside(st->path, ".tmp-pass-", &out_tmp, err)) != CT_OK) goto done;
+  if (file_size(st->sink.tmp_path) <= CT_PDF_PASS_IN_MEMORY && (mem = read_whole(st->sink.tmp_path, &len)))
+    rc = ct_pdf_pass(NULL, mem, len, out_tmp, NULL, NULL, &pass, err);
+  else
+    rc = ct_pdf_pass(st->sink.tmp_path, NULL, 0, out_tmp, NULL, NULL, &pass, err);
+  free(mem);
+  sink_abort(&st->sink);   /* cairo's file is done with */
+  if (rc != CT_OK) goto done;
+  report_merge(&st->report, &pass);
+  if (st->opts.inks_only && st->ninks > 0 && (st->report.nprocess > 0 || st->report.images > 0)) {
+    /* --inks-only fails at the first chunk that paints in process, not after the last */
+    inkset_t inks;
+    pdf_finish_t fin;
+    memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
+    inks.n = st->ninks;
+    finish_init(&fin, &st->opts, &inks);
+    rc = pass_report(c, st->path, &fin, &st->report, err);
+    goto done;
+  }
+  rc = ct_pdf_join_add(st->join, out_tmp, err);
+done:
+  sink_abort(&st->sink);
+  if (out_tmp) { unlink(out_tmp); free(out_tmp); }
+  free(marks);
+  free(pages);
+  return rc;
+}
+
+static void stream_free(ct_canvas_t *c) {
+  struct ct_pdf_stream *st = c->stream;
+  unsigned i;
+  if (st->cr) cairo_destroy(st->cr);
+  if (st->pdf) cairo_surface_destroy(st->pdf);
+  ct_pdf_join_destroy(st->join);
+  ct_picture_cache_destroy(st->pictures);
+  for (i = 0; i < sizeof st->strings / sizeof st->strings[0]; i++) free(st->strings[i]);
+  free(st->path);
+  free(st);
+  c->stream = NULL;
+}
+
+/* Copies `s` into the stream's strings at `i`; 0 without memory. */
+static int keep_string(struct ct_pdf_stream *st, unsigned i, const char **s) {
+  if (!*s) return 1;
+  if (!(st->strings[i] = strdup(*s))) return 0;
+  *s = st->strings[i];
+  return 1;
+}
+
 ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_write_options_t *opts,
                                  ct_error_t *err) {
   struct ct_pdf_stream *st;
   ct_write_options_t defaults;
-  char date[32];
+  inkset_t inks;
   ct_status_t rc;
   if (c->stream) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the canvas is written to %s already", path,
                                      c->stream->path);
@@ -641,47 +825,27 @@ ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_writ
     ct_write_options_init(&defaults);
     opts = &defaults;
   }
-  if (!(st = calloc(1, sizeof *st)) || !(st->path = strdup(path))) {
-    free(st);
-    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  }
-  if ((rc = sink_open(&st->sink, path, err)) != CT_OK) {
-    free(st->path);
-    free(st);
-    return rc;
-  }
-  st->pdf = cairo_pdf_surface_create_for_stream(sink_write, &st->sink, c->pages[0].width, c->pages[0].height);
-  pdf_date(date, sizeof date);
-  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
-  cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
-  if (opts->title) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_TITLE, opts->title);
-  if (opts->author) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_AUTHOR, opts->author);
-  if (opts->subject) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_SUBJECT, opts->subject);
-  if (opts->keywords) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_KEYWORDS, opts->keywords);
-  if (opts->creator) cairo_pdf_surface_set_metadata(st->pdf, CAIRO_PDF_METADATA_CREATOR, opts->creator);
-  {
-    inkset_t inks;
-    if ((rc = merge_inks(c, opts, &inks, err)) != CT_OK ||
-        (opts->plates && !(st->plates = strdup(opts->plates)) && (rc = ct_set_error(err, CT_ERR_NOMEM, "out of memory")))) {
-      cairo_surface_destroy(st->pdf);
-      sink_abort(&st->sink);
-      free(st->plates);
-      free(st->path);
-      free(st);
-      return rc;
-    }
-    memcpy(st->inks, inks.v, inks.n * sizeof *inks.v);
-    st->ninks = inks.n;
-  }
-  st->cr = cairo_create(st->pdf);
-  st->pictures = ct_picture_cache_create();
-  ct_picture_cache_set_inks(st->pictures, st->inks, st->ninks);
+  if ((rc = merge_inks(c, opts, &inks, err)) != CT_OK) return rc;
+  if (!(st = calloc(1, sizeof *st))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  c->stream = st;
   st->opts = *opts;
-  st->opts.title = st->opts.author = st->opts.subject = st->opts.keywords = st->opts.creator = NULL;
   st->opts.inks = NULL;
   st->opts.ink_count = 0;
-  st->opts.plates = st->plates;
-  c->stream = st;
+  if (!(st->path = strdup(path)) || !keep_string(st, 0, &st->opts.plates) || !keep_string(st, 1, &st->opts.title) ||
+      !keep_string(st, 2, &st->opts.author) || !keep_string(st, 3, &st->opts.subject) ||
+      !keep_string(st, 4, &st->opts.keywords) || !keep_string(st, 5, &st->opts.creator)) {
+    stream_free(c);
+    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  }
+  memcpy(st->inks, inks.v, inks.n * sizeof *inks.v);
+  st->ninks = inks.n;
+  st->chunk = chunk_pages(opts);
+  if ((rc = chunk_open(st, &c->pages[0], err)) != CT_OK) {
+    stream_free(c);
+    return rc;
+  }
+  st->pictures = ct_picture_cache_create();
+  ct_picture_cache_set_inks(st->pictures, st->inks, st->ninks);
   /* the pages done already (all but the last) go out now */
   return ct_pdf_stream_flush(c, c->npages - 1, err);
 }
@@ -689,9 +853,14 @@ ct_status_t ct_canvas_stream_pdf(ct_canvas_t *c, const char *path, const ct_writ
 ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) {
   struct ct_pdf_stream *st = c->stream;
   cairo_status_t s;
+  ct_status_t rc;
+  if (!st->cr) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: the stream failed before", st->path);
   while (st->written < upto && st->written < c->npages) {
     ct_page_t *pg = &c->pages[st->written];
     inkset_t inks;
+    if (st->written - st->chunk_start == st->chunk) {   /* a page more: the chunk is full */
+      if ((rc = chunk_finish(c, err)) != CT_OK || (rc = chunk_open(st, pg, err)) != CT_OK) return rc;
+    }
     memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
     inks.n = st->ninks;
     cairo_pdf_surface_set_size(st->pdf, pg->width, pg->height);
@@ -710,53 +879,42 @@ ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err) 
   return CT_OK;
 }
 
-static void stream_free(ct_canvas_t *c) {
-  struct ct_pdf_stream *st = c->stream;
-  if (st->cr) cairo_destroy(st->cr);
-  if (st->pdf) cairo_surface_destroy(st->pdf);
-  ct_picture_cache_destroy(st->pictures);
-  free(st->plates);
-  free(st->path);
-  free(st);
-  c->stream = NULL;
-}
-
 void ct_pdf_stream_abort(ct_canvas_t *c) {
   struct ct_pdf_stream *st = c->stream;
   if (!st) return;
-  cairo_destroy(st->cr);
+  if (st->cr) cairo_destroy(st->cr);
   st->cr = NULL;
-  cairo_surface_finish(st->pdf);
+  if (st->pdf) cairo_surface_finish(st->pdf);
   sink_abort(&st->sink);
+  sink_abort(&st->out);
   stream_free(c);
 }
 
 ct_status_t ct_canvas_finish(ct_canvas_t *c, ct_error_t *err) {
   struct ct_pdf_stream *st = c->stream;
   ct_status_t rc;
-  cairo_status_t s;
-  char *path;
+  inkset_t inks;
+  pdf_finish_t fin;
   if (!st) return ct_set_error(err, CT_ERR_INVALID_ARG, "the canvas is not written as a stream");
+  memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
+  inks.n = st->ninks;
+  finish_init(&fin, &st->opts, &inks);
   rc = ct_pdf_stream_flush(c, c->npages, err);
-  cairo_destroy(st->cr);
-  st->cr = NULL;
-  cairo_surface_finish(st->pdf);
-  s = cairo_surface_status(st->pdf);
-  if (rc == CT_OK && s != CAIRO_STATUS_SUCCESS && !st->sink.failed) rc = cairo_failed(s, st->path, err);
-  if (rc == CT_OK && st->sink.failed)
-    rc = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", st->path, strerror(st->sink.failed));
-  path = st->path;
-  if (rc == CT_OK) {
-    inkset_t inks;
-    pdf_finish_t fin;
-    memcpy(inks.v, st->inks, st->ninks * sizeof *inks.v);
-    inks.n = st->ninks;
-    finish_init(&fin, &st->opts, &inks);
-    rc = finish_pdf(&st->sink, c, path, &fin, err);
+  if (st->join) {   /* several chunks: the last one joined, then the end of the file */
+    if (rc == CT_OK) rc = chunk_finish(c, err);
+    if (rc == CT_OK) rc = ct_pdf_join_finish(st->join, err);
+    if (rc == CT_OK) rc = pass_report(c, st->path, &fin, &st->report, err);
+    if (rc == CT_OK) rc = sink_commit(&st->out, st->path, err);
+    ct_pdf_stream_abort(c);   /* what is left: nothing, or the temporaries after an error */
+    return rc;
   }
-  if (rc == CT_OK) rc = sink_commit(&st->sink, path, err);
-  else sink_abort(&st->sink);
-  stream_free(c);
+  if (st->cr) {
+    ct_status_t closed = chunk_close_cairo(st, err);
+    if (rc == CT_OK) rc = closed;
+  }
+  if (rc == CT_OK) rc = finish_pdf(&st->sink, c, st->path, &fin, err);
+  if (rc == CT_OK) rc = sink_commit(&st->sink, st->path, err);
+  ct_pdf_stream_abort(c);
   return rc;
 }
 
@@ -784,7 +942,7 @@ static ct_status_t raster_plates(ct_canvas_t *c, const ct_write_options_t *o, co
     free(mem.mem);
     return st != CT_OK ? st : ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   }
-  if (!(pages = pass_pages(c, &marks))) {
+  if (!(pages = pass_pages(c, 0, c->npages, &marks))) {
     free(mem.mem);
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   }
