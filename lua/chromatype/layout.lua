@@ -130,21 +130,37 @@ local function shape_opts(run)
   return o, table.concat({ run.features or "", run.script or "", run.language or "", run.direction or "" }, "\0")
 end
 
--- A memo of at most 2 × `n` entries in two generations: new entries go to the young one,
--- which becomes the old one when full (the old one is let go); a hit in the old one is
--- moved up.  A long document's vocabulary is bounded, its numbers and names are not: the
--- word caches below stay this size however many pages go by.
-local function memo(n)
-  local young, old, count = {}, {}, 0
+-- Memos sharing a budget: at most 2 × `budget.n` entries in all, in two generations.  New
+-- entries go to a memo's young generation; when the budget's young entries number n, every
+-- memo's young generation becomes its old one (the old one is let go), lazily, as each memo
+-- is next used; a hit in the old generation is moved up.  A long document's vocabulary is
+-- bounded, its numbers and names are not: the word caches below stay this size however many
+-- pages and fonts go by.
+local function new_budget(n) return { n = n, count = 0, gen = 0 } end
+
+local function memo(budget)
+  if type(budget) == "number" then budget = new_budget(budget) end
+  local young, old, gen = {}, {}, budget.gen
   local m = {}
+  local function age()
+    if gen ~= budget.gen then
+      old = budget.gen - gen == 1 and young or {}
+      young, gen = {}, budget.gen
+    end
+  end
   function m.set(k, v)
+    age()
     if young[k] == nil then
-      if count >= n then old, young, count = young, {}, 0 end
-      count = count + 1
+      if budget.count >= budget.n then
+        budget.gen, budget.count = budget.gen + 1, 0
+        age()
+      end
+      budget.count = budget.count + 1
     end
     young[k] = v
   end
   function m.get(k)
+    age()
     local v = young[k]
     if v == nil then
       v = old[k]
@@ -154,14 +170,15 @@ local function memo(n)
   end
   return m
 end
-M.memo = memo
+M.memo, M.memo_budget = memo, new_budget
 
 -- Shaped text from the caches: a word's (cache[font][key] = memo of text -> entry, weak in
--- the fonts, held as long as the font, WORDS_KEPT words in each generation) or, for longer
--- texts (a paragraph's run), a bounded table emptied when full.  Each entry is {advance in
--- font units, glyph count, glyphs (font:shape's list)}.
+-- the fonts; WORDS_KEPT words in each generation, in all fonts, about 1.3 kB each) or, for
+-- longer texts (a paragraph's run), a bounded table emptied when full.  Each entry is
+-- {advance in font units, glyph count, glyphs (font:shape's list)}.
 local LONG_TEXT, LONG_MAX = 64, 32
-local WORDS_KEPT = 1024
+local WORDS_KEPT = 256
+local words_budget = new_budget(WORDS_KEPT)
 local long_cache, long_count = setmetatable({}, { __mode = "k" }), 0
 
 local function shaped_with(font, so, key, text)
@@ -170,7 +187,7 @@ local function shaped_with(font, so, key, text)
     local per = cache[font]
     if not per then per = {}; cache[font] = per end
     words = per[key]
-    if not words then words = memo(WORDS_KEPT); per[key] = words end
+    if not words then words = memo(words_budget); per[key] = words end
     w = words.get(text)
   else
     if long_count >= LONG_MAX then long_cache, long_count = setmetatable({}, { __mode = "k" }), 0 end
@@ -608,7 +625,8 @@ end
 
 -- ---- break points inside words ------------------------------------------------------------------
 
-local hyph_cache = memo(WORDS_KEPT)
+local points_budget = new_budget(4 * WORDS_KEPT)   -- small entries: the points of a word
+local hyph_cache = memo(points_budget)
 
 local function hyphen_points(word, lang)
   local key = (lang or "") .. "\0" .. word
@@ -640,7 +658,7 @@ local word_cache = {}
 local NONE = {}
 local function word_points(text, lang)
   local per = word_cache[lang or ""]
-  if not per then per = memo(WORDS_KEPT); word_cache[lang or ""] = per end
+  if not per then per = memo(points_budget); word_cache[lang or ""] = per end
   local v = per.get(text)
   if v then return v end
   v = NONE
