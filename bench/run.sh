@@ -148,3 +148,4 @@ mem "batch of one-page records:" records
 mem "one document (Lua, doc:stream):" document
 mem "one XML document:" xml
 mem "one XML document, -f tint.lua:" xml-filter
+mem "one canvas streamed (c:stream):" canvas
