@@ -247,4 +247,25 @@ return {
     for i = 1, 10000 do if big.get(i) then kept = kept + 1 end end
     assert(kept <= 200, kept .. " entries kept")
   end },
+  { "memos sharing a budget (layout.memo_budget) keep 2 × n entries in all, however many", function()
+    local budget = layout.memo_budget(4)
+    local a, b = layout.memo(budget), layout.memo(budget)
+    a.set("a1", 1); a.set("a2", 2)
+    b.set("b1", 1); b.set("b2", 2)            -- the budget's young generation is full
+    b.set("b3", 3)                            -- a new one: a's and b's young entries are old now
+    eq(a.get("a1"), 1); eq(b.get("b1"), 1)    -- old hits move up (young: b3, a1, b1)
+    b.set("b4", 4)                            -- young full again (b3, a1, b1, b4)
+    b.set("b5", 5)                            -- a new generation: a2 and b2 let go
+    eq(a.get("a2"), nil); eq(b.get("b2"), nil)
+    eq(a.get("a1"), 1); eq(b.get("b3"), 3); eq(b.get("b5"), 5)
+    -- many memos on one budget: their entries in all stay within 2 × n
+    local shared = layout.memo_budget(50)
+    local memos = {}
+    for i = 1, 40 do memos[i] = layout.memo(shared) end
+    for i = 1, 8000 do memos[i % 40 + 1].set(i, i) end
+    local kept = 0
+    for i = 1, 8000 do if memos[i % 40 + 1].get(i) then kept = kept + 1 end end
+    assert(kept <= 100, kept .. " entries kept")
+    assert(kept >= 50, kept .. " entries kept: the last generation should be there")
+  end },
 }
