@@ -88,6 +88,7 @@ endef
 $(eval $(call self_test,test_limits,canvas))
 $(eval $(call self_test,test_woffcache,font))
 $(eval $(call self_test,test_inks,output))
+$(eval $(call self_test,test_intern,intern))
 
 $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)

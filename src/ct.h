@@ -251,6 +251,9 @@ struct ct_paint {
   /* 1 when the tree holds an SVG glyph with SMIL animations (drawn anew at each time, see
      ct_canvas_set_time), kept by the constructors like weight */
   uint32_t        animated;
+  /* 1 while a canvas keeps it (intern.c): an equal tree drawn again is this one, and a
+     PDF's recordings take it as they take a font's own trees */
+  uint32_t        kept;
   union {
     struct { ct_paint_t **children; unsigned count; } layers;
     /* font NULL: the font the tree is drawn with (trees cached in a font) */

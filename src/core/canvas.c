@@ -123,6 +123,7 @@ void ct_canvas_destroy(ct_canvas_t *c) {
   free(c->pages);
   for (i = 0; i < c->nimages; i++) ct_image_destroy(c->images[i]);
   free(c->images);
+  ct_paint_interns_destroy(c->kept);
   free(c);
 }
 
@@ -482,12 +483,15 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
                                  ct_error_t *err) {
   ct_status_t st;
   ct_op_t *op;
+  ct_paint_t *kept;
   if ((st = check_style(font, style, err)) != CT_OK) return st;
   if (!isfinite(x) || !isfinite(y))
     return ct_set_error(err, CT_ERR_INVALID_ARG, "position %g,%g is not finite", x, y);
   if ((st = begin_glyphs(c, font, style, 1, &op, err)) != CT_OK) return st;
-  /* the tree is shared, not copied: trees are immutable once made */
-  op->u.glyphs.items[0].paint = ct_paint_reference(paint);
+  /* the tree is shared, not copied: trees are immutable once made; one equal to a tree
+     drawn before is that one (intern.c), so the caches take it */
+  kept = ct_paint_intern(&c->kept, paint);
+  op->u.glyphs.items[0].paint = kept ? kept : ct_paint_reference(paint);
   op->u.glyphs.items[0].x = x;
   op->u.glyphs.items[0].y = y;
   op->u.glyphs.count = 1;
@@ -604,7 +608,9 @@ void ct_page_replay(const ct_page_t *page, cairo_t *cr, struct ct_picture_cache 
       cairo_save(cr);
       cairo_translate(cr, g->x, g->y);
       cairo_scale(cr, op->u.glyphs.scale, -op->u.glyphs.scale);
-      if (pictures && ct_font_caches_paint(ctx.font, g->gid, g->paint)) {
+      /* the font's own trees, and trees of ct_canvas_draw_paint drawn again (intern.c):
+         one recording each, a form XObject in a PDF */
+      if (pictures && (g->paint->kept || ct_font_caches_paint(ctx.font, g->gid, g->paint))) {
         cairo_surface_t *rec = ct_picture_cache_get(pictures, ctx.font, g->paint, op->u.glyphs.palette, ctx.time);
         if (rec) {
           cairo_set_source_surface(cr, rec, 0, 0);

@@ -105,6 +105,7 @@ struct ct_canvas {
   ct_ink_t          inks[CT_MAX_INKS];  /* spot inks the canvas's PDFs are printed with */
   unsigned          ninks;
   double            time;              /* for the glyphs drawn next (ct_canvas_set_time) */
+  struct ct_paint_interns *kept;       /* trees of ct_canvas_draw_paint drawn again (intern.c) */
 };
 
 struct ct_picture_cache;

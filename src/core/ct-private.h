@@ -179,10 +179,21 @@ char *ct_svg_write_glyph(ct_font_t *font, const ct_paint_t *tree, const ct_svgwr
                          size_t *len, char *why, size_t whylen);
 
 /* The sprite cache of a font (made on first use; NULL without memory), and whether `paint`
-   is the tree the font caches for `gid` (only those are kept as sprites: their addresses
-   cannot be reused while the cache lives). */
+   is the tree the font caches for `gid` (only those are kept as sprites; caches keyed by
+   trees hold a reference to each, so an address is not reused while it is a key). */
 struct ct_sprite_cache *ct_font_sprites(ct_font_t *font);
 int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *paint);
+
+/* intern.c: trees a canvas draws that are equal to one it drew before.  ct_paint_intern
+   returns a new reference to the tree `*interns` keeps equal to `paint` (`paint` itself
+   once it is seen a second time), or NULL when none is kept (then the caller draws its
+   own); `*interns` is made on first use.  Only trees without fonts or images of their own,
+   of at most 1,024 nodes, up to a budget of nodes. */
+typedef struct ct_paint_interns ct_paint_interns_t;
+ct_paint_t *ct_paint_intern(ct_paint_interns_t **interns, ct_paint_t *paint);
+int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b);
+unsigned ct_paint_interns_count(const ct_paint_interns_t *interns);
+void ct_paint_interns_destroy(ct_paint_interns_t *interns);
 
 /* gs.c: runs "gs -dSAFER -dBATCH -dNOPAUSE -dQUIET ARGS..." (NULL-terminated), with
    SOURCE_DATE_EPOCH set; 0 on success, else -1 with `why` filled ("gs not found: WHAT

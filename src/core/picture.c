@@ -122,6 +122,7 @@ static void table_fini(table_t *t) {
     if (t->slots[i].used) {
       if (t->slots[i].surface) cairo_surface_destroy(t->slots[i].surface);
       ct_palette_ref_release(t->slots[i].palref);
+      ct_paint_destroy((ct_paint_t *)t->slots[i].paint);
     }
   }
   free(t->slots);
@@ -156,12 +157,14 @@ static int table_reserve(table_t *t) {
   return 1;
 }
 
-/* Adds `e` (after table_reserve), taking a reference to its palette. */
+/* Adds `e` (after table_reserve), taking a reference to its palette and to its tree (whose
+   address must not be reused while it is a key). */
 static entry_t *table_add(table_t *t, const entry_t *e) {
   unsigned j;
   for (j = (unsigned)(key_hash(e) & (t->cap - 1)); t->slots[j].used; j = (j + 1) & (t->cap - 1)) {}
   t->slots[j] = *e;
   t->slots[j].palref = ct_palette_ref_retain(e->palref);
+  ct_paint_reference((ct_paint_t *)e->paint);   /* immutable; only its count changes */
   t->slots[j].used = 1;
   t->count++;
   return &t->slots[j];

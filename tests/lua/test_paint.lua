@@ -282,6 +282,45 @@ local cases = {
     ct.on_warning(nil)
     assert(tested > 0 or not io.open(files[1]), "no COLRv1 glyph tested")
   end },
+  { "a tree drawn again with c:paint is recorded once in a PDF (intern.c); the bytes depend on the canvas alone", function()
+    -- 240 draws of trees made anew each time: the same two trees over and over, or each
+    -- one moved a little (none equal)
+    local function sheet(distinct)
+      local c = ct.canvas { width = 400, height = 400 }
+      c:background("#ffffff")
+      for i = 0, 239 do
+        local t = f:paint(4 + i % 2)
+        if distinct then t = { kind = "transform", matrix = { 1, 0, 0, 1, i / 7, 0 }, child = t } end
+        c:paint(t, { font = f, size = 24, x = (i % 16) * 24, y = 30 + (i // 16) * 24 })
+      end
+      return c
+    end
+    local rep, dis, rep2 = tmpname(""), tmpname(".pdf"), tmpname(".pdf")
+    rep = rep .. ".pdf"
+    assert(sheet(false):write(rep)); assert(sheet(true):write(dis)); assert(sheet(false):write(rep2))
+    local r, d = #read(rep), #read(dis)
+    assert(r * 3 < d, ("240 draws of two trees: %d bytes, of 240 distinct trees: %d"):format(r, d))
+    eq(read(rep2) == read(rep), true, "the same drawing written again in the process")
+    -- and the same drawing: the first of a tree's cells (drawn in place) against later
+    -- ones (the recording), at whole pixels apart
+    local ok = os.execute(("pdftoppm -r 72 -png -singlefile '%s' '%s' 2>/dev/null"):format(rep, rep))
+    assert(ok, "pdftoppm failed")
+    local off, n = 0, 0
+    for _, cell in ipairs({ 2, 4, 16 * 5 + 2, 16 * 14 }) do
+      local dx, dy = (cell % 16) * 24, (cell // 16) * 24
+      for y = 6, 30 do
+        for x = 0, 23 do
+          local p = { ct.read_png_pixel(rep .. ".png", x, y) }
+          local q = { ct.read_png_pixel(rep .. ".png", x + dx, y + dy) }
+          local dd = 0
+          for k = 1, 3 do dd = math.max(dd, math.abs(p[k] - q[k])) end
+          if dd > 40 then off = off + 1 end   -- poppler's edges differ by up to 32 from cell to cell
+          n = n + 1
+        end
+      end
+    end
+    assert(off <= n // 100, ("a tree drawn again differs from its first draw at %d of %d samples"):format(off, n))
+  end },
 }
 
 return cases
