@@ -191,8 +191,6 @@ int ct_font_caches_paint(const ct_font_t *font, unsigned gid, const ct_paint_t *
    of at most 1,024 nodes, up to a budget of nodes. */
 typedef struct ct_paint_interns ct_paint_interns_t;
 ct_paint_t *ct_paint_intern(ct_paint_interns_t **interns, ct_paint_t *paint);
-int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b);
-unsigned ct_paint_interns_count(const ct_paint_interns_t *interns);
 void ct_paint_interns_destroy(ct_paint_interns_t *interns);
 
 /* gs.c: runs "gs -dSAFER -dBATCH -dNOPAUSE -dQUIET ARGS..." (NULL-terminated), with

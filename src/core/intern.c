@@ -137,7 +137,7 @@ static int line_equal(const ct_color_line_t *a, const ct_color_line_t *b) {
 }
 
 /* Whether two trees that can be kept draw the same: the same nodes, field by field. */
-int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b) {
+static int equal(const ct_paint_t *a, const ct_paint_t *b) {
   unsigned i;
   if (a == b) return 1;
   if (a->kind != b->kind) return 0;
@@ -145,11 +145,11 @@ int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b) {
   case CT_PAINT_LAYERS:
     if (a->u.layers.count != b->u.layers.count) return 0;
     for (i = 0; i < a->u.layers.count; i++)
-      if (!ct_paint_equal(a->u.layers.children[i], b->u.layers.children[i])) return 0;
+      if (!equal(a->u.layers.children[i], b->u.layers.children[i])) return 0;
     return 1;
   case CT_PAINT_GLYPH:
     return a->u.glyph.font == b->u.glyph.font && a->u.glyph.gid == b->u.glyph.gid &&
-           ct_paint_equal(a->u.glyph.child, b->u.glyph.child);
+           equal(a->u.glyph.child, b->u.glyph.child);
   case CT_PAINT_SOLID: return color_equal(&a->u.solid.color, &b->u.solid.color);
   case CT_PAINT_LINEAR:
     return line_equal(&a->u.linear.line, &b->u.linear.line) && a->u.linear.x0 == b->u.linear.x0 &&
@@ -167,13 +167,13 @@ int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b) {
     return a->u.transform.xx == b->u.transform.xx && a->u.transform.yx == b->u.transform.yx &&
            a->u.transform.xy == b->u.transform.xy && a->u.transform.yy == b->u.transform.yy &&
            a->u.transform.dx == b->u.transform.dx && a->u.transform.dy == b->u.transform.dy &&
-           ct_paint_equal(a->u.transform.child, b->u.transform.child);
+           equal(a->u.transform.child, b->u.transform.child);
   case CT_PAINT_COMPOSITE:
-    return a->u.composite.mode == b->u.composite.mode && ct_paint_equal(a->u.composite.source, b->u.composite.source) &&
-           ct_paint_equal(a->u.composite.backdrop, b->u.composite.backdrop);
+    return a->u.composite.mode == b->u.composite.mode && equal(a->u.composite.source, b->u.composite.source) &&
+           equal(a->u.composite.backdrop, b->u.composite.backdrop);
   case CT_PAINT_CLIP:
     return a->u.clip.x0 == b->u.clip.x0 && a->u.clip.y0 == b->u.clip.y0 && a->u.clip.x1 == b->u.clip.x1 &&
-           a->u.clip.y1 == b->u.clip.y1 && ct_paint_equal(a->u.clip.child, b->u.clip.child);
+           a->u.clip.y1 == b->u.clip.y1 && equal(a->u.clip.child, b->u.clip.child);
   case CT_PAINT_SVG: case CT_PAINT_BITMAP: case CT_PAINT_KIND_COUNT: return 0;
   }
   return 0;
@@ -182,7 +182,7 @@ int ct_paint_equal(const ct_paint_t *a, const ct_paint_t *b) {
 /* The slot of `hash` and a tree equal to `paint`, or the empty slot where it would go. */
 static slot_t *find(ct_paint_interns_t *in, uint64_t hash, const ct_paint_t *paint) {
   unsigned i = (unsigned)hash & (in->cap - 1);
-  while (in->slots[i].paint && !(in->slots[i].hash == hash && ct_paint_equal(in->slots[i].paint, paint)))
+  while (in->slots[i].paint && !(in->slots[i].hash == hash && equal(in->slots[i].paint, paint)))
     i = (i + 1) & (in->cap - 1);
   return &in->slots[i];
 }
@@ -241,8 +241,6 @@ ct_paint_t *ct_paint_intern(ct_paint_interns_t **inp, ct_paint_t *paint) {
   in->nodes += paint->weight;
   return ct_paint_reference(paint);
 }
-
-unsigned ct_paint_interns_count(const ct_paint_interns_t *in) { return in ? in->count : 0; }
 
 void ct_paint_interns_destroy(ct_paint_interns_t *in) {
   unsigned i;
