@@ -9,7 +9,7 @@ LIBDIR   = $(PREFIX)/lib/lua/5.4
 DOCDIR   = $(PREFIX)/share/doc/chromatype
 FILTERDIR = $(PREFIX)/share/chromatype/filters
 
-PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwoff2dec libbrotlidec libwebp libdeflate
+PKGS := lua5.4 freetype2 harfbuzz cairo cairo-ft libxml-2.0 zlib libpng librsvg-2.0 gdk-pixbuf-2.0 fontconfig icu-uc fribidi libqpdf lcms2 harfbuzz-subset libwoff2enc libwoff2dec libbrotlidec libwebp libdeflate libseccomp
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g

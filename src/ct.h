@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +28,8 @@ typedef enum {
   CT_ERR_LIMIT,           /* a limit of ct-limits.h was hit */
   CT_ERR_BACKEND,         /* cairo, FreeType or HarfBuzz failed */
   CT_ERR_INVALID_IMAGE,   /* a picture file that is not an image, corrupt or refused */
-  CT_ERR_CALLBACK         /* a caller's function (a script's) failed: the message is its error */
+  CT_ERR_CALLBACK,        /* a caller's function (a script's) failed: the message is its error */
+  CT_ERR_DENIED           /* a file the sandbox's rules refuse (fs.c) */
 } ct_status_t;
 
 /* Detail for a failure: filled by functions taking a ct_error_t * (may be NULL). */
@@ -37,6 +39,86 @@ typedef struct {
 } ct_error_t;
 
 const char *ct_status_string(ct_status_t status);
+
+/* ---- files (fs.c) ----------------------------------------------------- */
+
+/* Every file the core and the bindings open, create, rename, remove or list goes through
+   these.  Unrestricted (the default) they are the plain POSIX calls.  After
+   ct_fs_restrict (a sandboxed run; set once, for the life of the process) a path is
+   resolved beneath a root, never by its text: a relative path beneath the working
+   directory (roots[0]), an absolute one beneath the root whose folder it names; '..' and
+   symbolic links may not lead out of the root (openat2 RESOLVE_BENEATH; without it every
+   symbolic link is refused), writing is only beneath writable roots, and a file with
+   other names (hard links) is not read except beneath system roots.  Refusals are
+   CT_ERR_DENIED with a message "sandbox: reading 'PATH' refused (why)"; other failures
+   CT_ERR_IO naming the path.  No function here prints, exits or longjmps. */
+#define CT_FS_WRITABLE 1u   /* the run may create, rename and remove files beneath it */
+#define CT_FS_SYSTEM   2u   /* a font folder: links within the system folders are followed */
+
+typedef struct { const char *path; unsigned flags; } ct_fs_root_t;
+
+struct stat;
+
+ct_status_t ct_fs_restrict(const ct_fs_root_t *roots, unsigned n, ct_error_t *err);
+/* Files named in `as_written` (a directory as the command line wrote it) go to `dirfd`
+   instead (borrowed for the life of the process): the supervisor's scratch folder for an
+   output outside the working directory (src/cli/sandbox.c). */
+ct_status_t ct_fs_map_dir(const char *as_written, int dirfd, ct_error_t *err);
+int ct_fs_restricted(void);
+
+/* A file opened for reading (O_RDONLY | O_CLOEXEC); -1 with `err` filled. */
+int ct_fs_open_read(const char *path, ct_error_t *err);
+FILE *ct_fs_fopen_read(const char *path, ct_error_t *err);
+/* The whole file, malloc'ed with a NUL after its `*len` bytes; CT_ERR_LIMIT past `max`. */
+unsigned char *ct_fs_read_all(const char *path, size_t max, size_t *len, ct_error_t *err);
+ct_status_t ct_fs_stat(const char *path, struct stat *sb, ct_error_t *err);
+int ct_fs_exists(const char *path);
+/* The names in a directory (without "." and ".."), a malloc'ed NULL-terminated list to
+   free with ct_fs_free_list. */
+char **ct_fs_list(const char *path, size_t *count, ct_error_t *err);
+void ct_fs_free_list(char **names, size_t count);
+/* A new empty file named `path` + `tag` + six letters, in the umask's mode, open for
+   reading and writing; its name in *name (malloc'ed, the caller's).  -1 with `err`. */
+int ct_fs_create_temp(const char *path, const char *tag, char **name, ct_error_t *err);
+FILE *ct_fs_fopen_temp(const char *path, const char *tag, const char *mode, char **name, ct_error_t *err);
+/* Renames within the rules (both names must be writable); a symbolic link at `to` is
+   replaced, never followed. */
+ct_status_t ct_fs_rename(const char *from, const char *to, ct_error_t *err);
+int ct_fs_unlink(const char *path);   /* 0, or -1 with errno */
+ct_status_t ct_fs_mkdir(const char *path, ct_error_t *err);
+ct_status_t ct_fs_mkdirs(const char *path, ct_error_t *err);
+
+/* ---- the sandbox (sandbox.c) ---------------------------------------------- */
+
+/* Confines this process for good (Linux): the path rules of fs.c with the working
+   directory `cwd` read and written, `read` folders read (the script's, the ready filters')
+   and fontconfig's font folders read; then no_new_privs, no capabilities, Landlock (the
+   same folders, the system's libraries and data read, nothing executed, no TCP; signals
+   and abstract sockets scoped where the kernel has ABI 6) when the kernel has it, and a
+   seccomp filter (no execve, sockets, namespaces, links, ptrace without Landlock, ...).
+   `maps` send files named in a directory outside to a scratch folder (`write`, also
+   written).  Fills `report` with what took effect.  Threads started before are not
+   confined: call it first. */
+typedef struct { const char *as_written; int fd; } ct_sandbox_map_t;
+
+typedef struct {
+  const char              *cwd;
+  const char *const       *read;
+  unsigned                 nread;
+  const char *const       *write;
+  unsigned                 nwrite;
+  const ct_sandbox_map_t  *maps;
+  unsigned                 nmaps;
+} ct_sandbox_t;
+
+typedef struct {
+  int landlock_abi;   /* 0: the kernel has no Landlock */
+  int seccomp;
+} ct_sandbox_report_t;
+
+ct_status_t ct_sandbox_enter(const ct_sandbox_t *sb, ct_sandbox_report_t *report, ct_error_t *err);
+/* The kernel's Landlock ABI version, 0 without Landlock. */
+int ct_sandbox_landlock_abi(void);
 
 /* ---- colors ----------------------------------------------------------- */
 

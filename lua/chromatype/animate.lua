@@ -110,10 +110,10 @@ function M.animate(t)
   -- per core): `draw` must depend only on its arguments.  Warnings of all frames reach the
   -- handler of ct.on_warning once each.
   local prev = ct.on_warning(function(msg)
-    if not core.anim_warning(msg) then io.stderr:write("chromatype: warning: ", msg, "\n") end
+    if not core.anim_warning(msg) then core.write_stderr("chromatype: warning: ", msg, "\n") end
   end)
   local function deliver(msg)
-    if prev == nil then io.stderr:write("chromatype: warning: ", msg, "\n")
+    if prev == nil then core.write_stderr("chromatype: warning: ", msg, "\n")
     elseif prev then prev(msg) end
   end
   local ok, res, e = pcall(a.render, a, {

@@ -232,10 +232,9 @@ end
 --- read as CSV unless `format` says "jsonl").
 function M.read_records(path, format, lenient)
   local h, err
-  if path == "-" then h = io.stdin else h, err = io.open(path, "rb") end
-  if not h then return nil, err end
-  local text = h:read("a")
-  if h ~= io.stdin then h:close() end
+  local text, err
+  if path == "-" then text, err = ct.read_stdin() else text, err = ct.read_file(path) end
+  if not text then return nil, err end
   format = format or (path:match("%.jsonl$") or path:match("%.ndjson$") or path:match("%.json$")) and "jsonl" or "csv"
   local ok, recs = pcall(format == "jsonl" and M.parse_jsonl or M.parse_csv, text, path, lenient)
   if not ok then return nil, recs end
@@ -273,16 +272,13 @@ end
 
 -- ---- running -----------------------------------------------------------------------------------
 
-local function file_exists(p)
-  local h = io.open(p, "rb")
-  if h then h:close(); return true end
-  return false
-end
+local file_exists = ct.file_exists
 
 local function mkdirs(path)
   local dir = path:match("^(.*)/[^/]*$")
   if dir and dir ~= "" and not file_exists(dir) then
-    os.execute(("mkdir -p '%s'"):format(dir:gsub("'", "'\\''")))
+    local ok, err = ct.make_dirs(dir)
+    if not ok then error(err, 0) end
   end
 end
 
@@ -303,7 +299,7 @@ local function clear_temporaries(mine)
   end
   for dir, bases in pairs(by_dir) do
     for tmp, target in pairs(ct.temp_files(dir) or {}) do   -- a directory not made yet has none
-      if bases[target] and os.remove(dir .. "/" .. tmp) then count = count + 1 end
+      if bases[target] and ct.remove_temp(dir .. "/" .. tmp) then count = count + 1 end
     end
   end
   return count
@@ -320,10 +316,8 @@ function M.render_record(template, record, index, out, opts)
       overprint = opts.overprint })
     if not ok then error(err, 0) end
   else
-    -- a Lua template runs with the script's globals, or the sandbox's under --sandbox
-    local sb = package.loaded["chromatype.sandbox"]
-    local base = (sb and sb.enabled) and sb.env() or _G
-    local env = setmetatable({ record = record, output = out, index = index }, { __index = base })
+    -- a Lua template runs with this state's globals (under --sandbox, the confined run's)
+    local env = setmetatable({ record = record, output = out, index = index }, { __index = _G })
     local chunk = template.chunk
     local fn = load(chunk, "@" .. template.name, "t", env)
     fn(record, out, index)
@@ -333,10 +327,8 @@ end
 
 --- Loads a template file: .xml (or .lua for a script).
 function M.load_template(path)
-  local h, err = io.open(path, "rb")
-  if not h then return nil, err end
-  local text = h:read("a")
-  h:close()
+  local text, err = ct.read_file(path)
+  if not text then return nil, err end
   if path:match("%.lua$") then
     local fn, e = load(text, "@" .. path, "t")
     if not fn then return nil, e end
@@ -407,9 +399,11 @@ function M.run(opts)
       if opts.resume and file_exists(ev.output) then
         ev.status = "skipped"
       else
-        mkdirs(ev.output)
         local t0 = os.clock()
-        local ok, e = pcall(M.render_record, template, rec, ev.index, ev.output, opts)
+        local ok, e = pcall(function()
+          mkdirs(ev.output)
+          return M.render_record(template, rec, ev.index, ev.output, opts)
+        end)
         ev.seconds = os.clock() - t0
         if ok then ev.status = "done" else ev.status, ev.error = "failed", tostring(e) end
       end
@@ -430,13 +424,12 @@ local function clean(s) return (tostring(s or ""):gsub("[\t\r\n]", " ")) end
 --- `failed I LINE MESSAGE`, `warn I MESSAGE`, `fatal MESSAGE`, `cleared N`: the temporary files
 --- of a killed run that resume removed), for the parent's display.
 function M.worker(opts)
-  local out = io.stdout
+  local write = ct.write_stdout
   local current = 0
   local function emit(...)
     local t = table.pack(...)
     for i = 1, t.n do t[i] = clean(t[i]) end
-    out:write(table.concat(t, "\t", 1, t.n), "\n")
-    out:flush()
+    write(table.concat(t, "\t", 1, t.n), "\n")
   end
   ct.on_warning(function(msg) emit("warn", current, msg) end)
   opts.lenient = true

@@ -243,8 +243,7 @@ function Document:open_font(obj, spec)
   local path = spec
   if self.base_dir and not spec:match("^/") and spec:find("/") then
     local cand = self.base_dir .. "/" .. spec
-    local h = io.open(cand, "rb")
-    if h then h:close(); path = cand end
+    if ct.file_exists(cand) then path = cand end
   end
   local font, err = ct.shared_font(path)
   if not font then fail(obj, "font: " .. err) end
@@ -816,8 +815,7 @@ function Page:image(opts)
   im.path = opts[1]
   if self.doc.base_dir and not im.path:match("^/") then
     local cand = self.doc.base_dir .. "/" .. im.path
-    local h = io.open(cand, "rb")
-    if h then h:close(); im.path = cand end
+    if ct.file_exists(cand) then im.path = cand end
   end
   for _, k in ipairs({ "x", "y", "width", "height" }) do
     local v, err = length(opts[k])

@@ -104,16 +104,10 @@ end
 --- functions (its `options` field gives defaults).  A file without a '/' that does not exist
 --- is looked for in the ready filters (filters/ of the installation).
 -- @treturn table|nil the filter, or nil and a message
--- loadfile, in the sandbox's environment when one is set (chromatype.sandbox)
+-- Compiled as text, in this Lua state's globals: under --sandbox those of the confined
+-- run, whose files are read by the sandbox's rules (docs/cli.md).
 local function load_filter_file(path)
-  if M.env then
-    local sb = require "chromatype.sandbox"
-    if path:find("/") and not sb.may_read(path) and not sb.is_ready_filter(path) then
-      return nil, ("sandbox: filter '%s' refused (only relative paths below the working directory)"):format(path)
-    end
-    return loadfile(path, "t", M.env)
-  end
-  return loadfile(path, "t")
+  return ct.load_file(path)
 end
 
 function M.load(spec, options)
@@ -527,7 +521,7 @@ end
 -- number of elements now in its place.
 local function apply(fn, list, i, ctx, fname, kind)
   local el = list[i]
-  local ok, res = xpcall(fn, debug.traceback, el, ctx)
+  local ok, res = pcall(fn, el, ctx)
   if not ok then
     local msg = tostring(res):match("^[^\n]*") or tostring(res)
     error(("filter %s: %s: %s"):format(fname, kind, msg), 0)

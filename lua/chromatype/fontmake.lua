@@ -475,13 +475,7 @@ end
 
 -- ---- the command line: chromatype font SOURCE -o OUT ... (src/cli/font.c) -------------------------
 
-local function read_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read_file = core.read_file
 
 -- The stack an XML document defines (`name`, or its only one).
 local function xml_stack(path, name)
@@ -507,7 +501,7 @@ end
 
 -- The stack a Lua script returns.
 local function lua_stack(path)
-  local chunk, err = loadfile(path, "t")
+  local chunk, err = core.load_file(path)
   if not chunk then error(err, 0) end
   local v = chunk()
   if stack.is_stack(v) then return v end

@@ -99,7 +99,7 @@ end
 function M.warn(msg)
   local h = ct.on_warning(nil)
   ct.on_warning(h)
-  if h == nil then io.stderr:write("chromatype: warning: ", msg, "\n")
+  if h == nil then ct.write_stderr("chromatype: warning: ", msg, "\n")
   elseif h then h(msg) end
 end
 

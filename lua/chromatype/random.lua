@@ -66,16 +66,7 @@ end
 --- A fresh seed from the system (for `--seed random`): a non-negative integer below 2^53
 --- that prints and reads back exactly.
 function M.fresh_seed()
-  local h = io.open("/dev/urandom", "rb")
-  local bytes = h and h:read(8) or nil
-  if h then h:close() end
-  local x = 0
-  if bytes and #bytes == 8 then
-    for i = 1, 8 do x = (x << 8) | bytes:byte(i) end
-  else
-    x = hash(os.time(), tostring({}) .. os.clock())
-  end
-  return x & ((1 << 53) - 1)
+  return require("chromatype.core").random_seed()
 end
 
 -- The next 64-bit integer (xoshiro256**).

@@ -120,7 +120,7 @@ int view_animation(const view_req_t *v, const anim_opts_t *a) {
   if (strcmp(v->output, "-") == 0) die(EXIT_USAGE, "view: an animation is written to a file (-o out.webp)");
   set_home(v->font);
   cli_run_opts.output = v->output;
-  L = new_state();
+  if (!(L = new_state(&status))) return status;
   status = load_run(L, view_lua, sizeof view_lua - 1, "=view");
   if (status == LUA_OK) {
     lua_createtable(L, 0, 32);

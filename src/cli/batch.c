@@ -49,7 +49,7 @@ static const char batch_lua[] =
   "  worker = { w, j }, resume = resume, limit = limit, dpi = dpi,\n"
   "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
   "  seed = require('chromatype.filter').cli_seed }\n"
-  "if not require('chromatype.batch').worker(opts) then os.exit(1) end\n";
+  "return require('chromatype.batch').worker(opts)\n";
 
 typedef struct {
   const char *tmpl, *data, *output;
@@ -68,7 +68,7 @@ static int batch_worker(const batch_opts_t *bo, long w) {
   int status;
   unsigned i;
   set_home(bo->tmpl);
-  L = new_state();
+  if (!(L = new_state(&status))) return status;
   status = load_run(L, batch_lua, sizeof batch_lua - 1, "=batch");
   if (status == LUA_OK) {
     lua_pushstring(L, bo->tmpl);
@@ -88,7 +88,7 @@ static int batch_worker(const batch_opts_t *bo, long w) {
     }
     lua_pushboolean(L, bo->inks_only);
     lua_pushboolean(L, bo->overprint);
-    status = lua_pcall(L, 13, 0, 0);
+    status = lua_pcall(L, 13, 1, 0);
   }
   if (status != LUA_OK) {
     const char *limit = lct_limit_message();
@@ -98,8 +98,9 @@ static int batch_worker(const batch_opts_t *bo, long w) {
     lua_close(L);
     return 1;
   }
+  status = lua_toboolean(L, -1) ? 0 : 1;   /* false: it reported a fatal event */
   lua_close(L);
-  return 0;
+  return status;
 }
 
 static double now_seconds(void) {

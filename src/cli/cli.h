@@ -79,8 +79,12 @@ typedef struct {
 extern run_opts_t cli_run_opts;
 
 int take_run_option(int argc, char **argv, int *i);
-lua_State *new_state(void);
+/* A new Lua state for the run; NULL in the parent of a sandboxed run, which has finished
+   (its exit status in *status): the command returns it. */
+lua_State *new_state(int *status);
 void set_home(const char *input);
+const char *cli_run_home(void);
+void cli_filter_path(char *buf, size_t size);
 int setup_run(lua_State *L);
 int load_run(lua_State *L, const char *code, size_t size, const char *name);
 void report_error(lua_State *L, const char *what);
@@ -117,9 +121,21 @@ typedef struct {
 
 int view_animation(const view_req_t *v, const anim_opts_t *a);
 
+/* ---- --sandbox (sandbox.c) ---------------------------------------------------- */
+
+/* Forks the confined child of a sandboxed run: returns 0 in the child, which has entered
+   the sandbox (dies if it cannot), and 1 in the parent once the child has ended, its
+   outputs taken back and its exit status in *status. */
+int cli_sandbox_fork(int *status);
+/* Whether this process is the confined child. */
+int cli_sandbox_child(void);
+/* In the child: a file the run read, for the parent's --watch. */
+void cli_sandbox_send_input(const char *path);
+
 /* ---- --watch (watch.c) ------------------------------------------------------ */
 
 void collect_inputs(lua_State *L);
+void inputs_add(const char *path);
 int watch(int (*cmd)(int, char **), int argc, char **argv, const char *main_input);
 
 /* ---- the commands (main.c's table names the first four): argv[0] is the command, the

@@ -75,7 +75,7 @@ int cmd_document(int argc, char **argv) {
   set_home(argv[0]);
   cli_run_opts.output = out;
   cli_run_opts.plates = plates;
-  L = new_state();
+  if (!(L = new_state(&status))) return status;
   status = load_run(L, document_lua, sizeof document_lua - 1, "=document");
   if (status == LUA_OK) {
     lua_pushstring(L, argv[0]);

@@ -130,7 +130,7 @@ int cmd_font(int argc, char **argv) {
 
   set_home(source ? source : out);
   cli_run_opts.output = out;
-  L = new_state();
+  if (!(L = new_state(&status))) return status;
   status = load_run(L, font_lua, sizeof font_lua - 1, "=font");
   if (status == LUA_OK) {
     lua_createtable(L, 0, 16);

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "../preload.h"
 #include "../lua/l_limits.h"
+#include "../lua/l_sandbox.h"
 #include "../core/ct-limits.h"
 
 #ifndef CT_FILTER_DIR
@@ -22,18 +23,25 @@
 
 run_opts_t cli_run_opts;
 
+/* The directory of the script or document the run reads (absolute), for the sandbox. */
+static char run_home[4096];
+
 /* Defaults of --sandbox for limits not given. */
 #define SANDBOX_MEMORY       "1G"
 #define SANDBOX_INSTRUCTIONS "5000000000"
 #define SANDBOX_TIMEOUT      "300"
 
-/* A Lua state under the limits of the command line; exits on a bad limit. */
-lua_State *new_state(void) {
+/* A Lua state under the limits of the command line; exits on a bad limit.  Under
+   --sandbox the run first moves into a confined child (sandbox.c): in the parent this
+   returns NULL once the child has finished, with its exit status in *status; in the child
+   the state has the sandbox's libraries (l_sandbox.c) instead of Lua's. */
+lua_State *new_state(int *status) {
   lct_limits_t lim;
   const char *mem = cli_run_opts.max_memory, *ins = cli_run_opts.max_instructions;
   const char *tmo = cli_run_opts.timeout;
   lua_State *L;
   memset(&lim, 0, sizeof lim);
+  *status = 0;
   if (cli_run_opts.sandbox) {
     if (!mem) mem = SANDBOX_MEMORY;
     if (!ins) ins = SANDBOX_INSTRUCTIONS;
@@ -54,8 +62,10 @@ lua_State *new_state(void) {
     if (*end != '\0' || !(lim.max_seconds > 0) || lim.max_seconds > 1e6)
       die(EXIT_USAGE, "--timeout: expected seconds (0 < s <= 1000000), got '%s'", tmo);
   }
+  if (cli_run_opts.sandbox && cli_sandbox_fork(status)) return NULL;
   if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
-  luaL_openlibs(L);
+  if (cli_run_opts.sandbox) lct_open_sandboxed(L, run_home);
+  else luaL_openlibs(L);
   ct_preload_library(L);
   return L;
 }
@@ -124,53 +134,54 @@ int take_run_option(int argc, char **argv, int *i) {
 
 /* Where the ready filters are: beside the executable (the build tree's filters/) and the
    installed data directory. */
-static void filter_path(char *buf, size_t size) {
-  char exe[4096];
+void cli_filter_path(char *buf, size_t size) {
+  char exe[4096], cand[3][4200], real[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  size_t used = 0;
+  int i, k = 0;
   buf[0] = '\0';
   if (n > 0) {
     char *slash;
     exe[n] = '\0';
     if ((slash = strrchr(exe, '/'))) *slash = '\0';
-    /* both fit: buf holds 8192, exe at most 4095 */
-    if (strlen(exe) * 2 + 32 < size) {
-      strcpy(buf, exe);
-      strcat(buf, "/../filters;");
-      strcat(buf, exe);
-      strcat(buf, "/filters;");
-    }
+    snprintf(cand[k++], sizeof cand[0], "%s/../filters", exe);
+    snprintf(cand[k++], sizeof cand[0], "%s/filters", exe);
   }
-  if (strlen(buf) + strlen(CT_FILTER_DIR) < size) strcat(buf, CT_FILTER_DIR);
+  snprintf(cand[k++], sizeof cand[0], "%s", CT_FILTER_DIR);
+  /* real paths, and only folders that exist: the sandbox reads them by their real name */
+  for (i = 0; i < k; i++) {
+    size_t len;
+    if (!realpath(cand[i], real)) continue;
+    len = strlen(real);
+    if (used + len + 2 > size) break;
+    if (used) buf[used++] = ';';
+    memcpy(buf + used, real, len + 1);
+    used += len;
+  }
 }
 
 static const char setup_lua[] =
-  "local path, seed, watch, sandbox, home, output, plates = ...\n"
+  "local path, seed = ...\n"
   "local filter = require 'chromatype.filter'\n"
   "filter.path = path\n"
-  "if sandbox then\n"
-  "  local sb = require 'chromatype.sandbox'\n"
-  "  sb.enable(home, output)\n"
-  "  if plates then sb.outputs[plates] = true end\n"
-  "end\n"
   "if seed then\n"
   "  local n\n"
   "  if seed == 'random' then\n"
   "    n = require('chromatype.random').fresh_seed()\n"
-  "    io.stderr:write('chromatype: seed ', n, '\\n')\n"
+  "    require('chromatype.core').write_stderr('chromatype: seed ', n, '\\n')\n"
   "  else\n"
   "    n = math.tointeger(tonumber(seed))\n"
   "    if not n then error(\"--seed: expected an integer or 'random', got '\" .. seed .. \"'\", 0) end\n"
   "  end\n"
   "  filter.cli_seed = n\n"
   "end\n"
-  "for i = 8, select('#', ...) do\n"
+  "for i = 3, select('#', ...) do\n"
   "  local f, err = filter.load((select(i, ...)))\n"
   "  if not f then error(err, 0) end\n"
   "  filter.defaults[#filter.defaults + 1] = f\n"
   "end\n";
 
-/* The directory of the script or document the run reads (absolute), for the sandbox. */
-static char run_home[4096];
+const char *cli_run_home(void) { return run_home; }
 
 void set_home(const char *input) {
   char buf[4096], *slash;
@@ -186,17 +197,12 @@ void set_home(const char *input) {
 int setup_run(lua_State *L) {
   char path[8192];
   int i;
-  filter_path(path, sizeof path);
+  cli_filter_path(path, sizeof path);
   if (luaL_loadbuffer(L, setup_lua, sizeof setup_lua - 1, "=setup") != LUA_OK) return lua_error(L);
   lua_pushstring(L, path);
   if (cli_run_opts.seed) lua_pushstring(L, cli_run_opts.seed); else lua_pushnil(L);
-  lua_pushboolean(L, cli_run_opts.watch);
-  lua_pushboolean(L, cli_run_opts.sandbox);
-  lua_pushstring(L, run_home);
-  if (cli_run_opts.output) lua_pushstring(L, cli_run_opts.output); else lua_pushnil(L);
-  if (cli_run_opts.plates) lua_pushstring(L, cli_run_opts.plates); else lua_pushnil(L);
   for (i = 0; i < cli_run_opts.nfilters; i++) lua_pushstring(L, cli_run_opts.filters[i]);
-  lua_call(L, 7 + cli_run_opts.nfilters, 0);
+  lua_call(L, 2 + cli_run_opts.nfilters, 0);
   return 0;
 }
 

@@ -3,21 +3,31 @@
 ** as lua.c runs one (arg, a traceback on error), under the run's filters and sandbox.
 */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <lauxlib.h>
 
 #include "cli.h"
 
-/* Runs the chunk on top of the stack in the sandbox's environment. [-0, +0] */
-static int sandbox_chunk(lua_State *L) {
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "chromatype.sandbox");
-  lua_call(L, 1, 1);
-  lua_getfield(L, -1, "env");
-  lua_call(L, 0, 1);
+/* Loads the script as text (bytecode too outside the sandbox), read through fs.c: in a
+   sandboxed run by its rules.  [-0, +1] the chunk or the message */
+static int load_script(lua_State *L, const char *path) {
+  ct_error_t err;
+  size_t len, skip = 0;
+  unsigned char *text = ct_fs_read_all(path, 256u << 20, &len, &err);
+  int status;
+  if (!text) {
+    lua_pushstring(L, err.message);
+    return LUA_ERRFILE;
+  }
+  if (len > 0 && text[0] == '#') skip = strcspn((const char *)text, "\n");   /* "#!...", as lua.c */
+  lua_pushfstring(L, "@%s", path);
+  status = luaL_loadbufferx(L, (const char *)text + skip, len - skip, lua_tostring(L, -1),
+                            cli_run_opts.sandbox ? "t" : NULL);
+  free(text);
   lua_remove(L, -2);
-  if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
-  return 0;
+  return status;
 }
 
 static int msghandler(lua_State *L) {
@@ -35,7 +45,7 @@ int cmd_script(int argc, char **argv) {
   int i, status;
   if (PARSE_ONLY) return 0;
   set_home(argv[0]);
-  L = new_state();
+  if (!(L = new_state(&status))) return status;
   /* arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments */
   lua_createtable(L, argc, 1);
   for (i = 0; i < argc; i++) {
@@ -49,8 +59,7 @@ int cmd_script(int argc, char **argv) {
   lua_pushcfunction(L, msghandler);
   lua_pushcfunction(L, setup_run);
   status = lua_pcall(L, 0, 0, 0);
-  if (status == LUA_OK) status = luaL_loadfilex(L, argv[0], cli_run_opts.sandbox ? "t" : NULL);
-  if (status == LUA_OK && cli_run_opts.sandbox) sandbox_chunk(L);
+  if (status == LUA_OK) status = load_script(L, argv[0]);
   if (status == LUA_OK) {
     for (i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
     status = lua_pcall(L, argc - 1, 0, 1);

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <lauxlib.h>
+
 #include "cli.h"
 
 #define MAX_INPUTS 4096
@@ -19,7 +21,7 @@ static struct {
   unsigned n;
 } inputs;
 
-static void inputs_add(const char *p) {
+void inputs_add(const char *p) {
   unsigned i;
   for (i = 0; i < inputs.n; i++)
     if (strcmp(inputs.path[i], p) == 0) return;
@@ -31,19 +33,20 @@ static void inputs_add(const char *p) {
 /* Notes the files the finished run read: chromatype.inputs (fonts, filters, images).  [-0, +0] */
 void collect_inputs(lua_State *L) {
   int top = lua_gettop(L);
-  lua_getglobal(L, "package");
+  /* the registry's loaded table: a sandboxed run has no `package` */
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "loaded");
+    lua_getfield(L, -1, "chromatype");
     if (lua_istable(L, -1)) {
-      lua_getfield(L, -1, "chromatype");
+      lua_getfield(L, -1, "inputs");
       if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "inputs");
-        if (lua_istable(L, -1)) {
-          lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
-          for (i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, -1, i) == LUA_TSTRING) inputs_add(lua_tostring(L, -1));
-            lua_pop(L, 1);
+        lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+        for (i = 1; i <= n; i++) {
+          if (lua_rawgeti(L, -1, i) == LUA_TSTRING) {
+            if (cli_sandbox_child()) cli_sandbox_send_input(lua_tostring(L, -1));
+            else inputs_add(lua_tostring(L, -1));
           }
+          lua_pop(L, 1);
         }
       }
     }
@@ -91,6 +94,7 @@ int watch(int (*cmd)(int, char **), int argc, char **argv, const char *main_inpu
     inputs_clear();
     if (main_input) inputs_add(main_input);
     status = cmd(argc, argv);
+    if (cli_sandbox_child()) exit(status);   /* the confined run ends here; its parent watches */
     fprintf(stderr, "%s: %s in %.0f ms; watching %u file%s (Ctrl-C stops)\n", progname,
             status == 0 ? "rendered" : "failed", now_ms() - t0, inputs.n, inputs.n == 1 ? "" : "s");
     fflush(stderr);

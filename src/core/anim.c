@@ -720,11 +720,9 @@ ct_status_t ct_anim_finish(ct_anim_t *a, ct_error_t *err) {
     e = a->failed;
     if (fclose(a->file) != 0 && !e) e = errno;
     a->file = NULL;
-    if (!e && rename(a->tmp, a->path) != 0) e = errno;
-    if (e) {
-      unlink(a->tmp);
-      st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(e));
-    }
+    if (e) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", a->path, strerror(e));
+    else st = ct_fs_rename(a->tmp, a->path, err);
+    if (st != CT_OK) ct_fs_unlink(a->tmp);
     free(a->tmp);
     a->tmp = NULL;
   } else if (a->format == CT_ANIM_GIF) {
@@ -744,9 +742,9 @@ void ct_anim_destroy(ct_anim_t *a) {
   unsigned i;
   if (!a) return;
   if (a->file) fclose(a->file);
-  if (a->tmp) unlink(a->tmp);
+  if (a->tmp) ct_fs_unlink(a->tmp);
   for (i = 0; a->written && a->written[i]; i++) {
-    unlink(a->written[i]);   /* an animation given up leaves no frames */
+    ct_fs_unlink(a->written[i]);   /* an animation given up leaves no frames */
     free(a->written[i]);
   }
   free(a->written);

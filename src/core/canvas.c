@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ct-private.h"
 #include "canvas.h"
@@ -502,10 +503,13 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
 /* The canvas's image of the file at `path`, read on first use.  Returns a borrowed image,
    or NULL with `err` filled. */
 static ct_image_t *find_image(ct_canvas_t *c, const char *path, ct_error_t *err) {
-  char *key = realpath(path, NULL), warning[700];
+  char *key, warning[700];
   ct_image_t *img;
   unsigned i;
-  if (!key) {
+  struct stat sb;
+  /* the rules first: realpath follows links wherever they go */
+  if (ct_fs_stat(path, &sb, err) != CT_OK) return NULL;
+  if (!(key = realpath(path, NULL))) {
     ct_set_error(err, errno == ENOMEM ? CT_ERR_NOMEM : CT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }

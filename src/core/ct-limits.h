@@ -79,6 +79,12 @@
 #define CT_MAX_TEXT_BYTES (16u * 1024u * 1024u)
 #endif
 
+/* Bytes of a text file read whole through the Lua API (read_file, load_file, require of a
+   module, records): documents, scripts, CSV.  Larger documents are streamed. */
+#ifndef CT_MAX_TEXT_FILE_SIZE
+#define CT_MAX_TEXT_FILE_SIZE (1024u * 1024u * 1024u)
+#endif
+
 /* Open brackets remembered while finding script runs (deeper ones forget the outermost). */
 #ifndef CT_MAX_BRACKET_DEPTH
 #define CT_MAX_BRACKET_DEPTH 64u

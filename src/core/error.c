@@ -21,6 +21,7 @@ const char *ct_status_string(ct_status_t status) {
   case CT_ERR_BACKEND:      return "backend failure";
   case CT_ERR_INVALID_IMAGE: return "invalid image";
   case CT_ERR_CALLBACK: return "error in a callback";
+  case CT_ERR_DENIED:   return "refused by the sandbox";
   }
   return "unknown status";
 }

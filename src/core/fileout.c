@@ -12,26 +12,7 @@
 #include "ct-private.h"
 
 FILE *ct_file_open_temp(const char *path, const char *mode, char **tmp_out, ct_error_t *err) {
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  FILE *f = NULL;
-  int fd, e;
-  *tmp_out = NULL;
-  if (!tmp) {
-    ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-    return NULL;
-  }
-  snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-  if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, mode))) {
-    e = errno;
-    if (fd >= 0) { close(fd); unlink(tmp); }
-    free(tmp);
-    ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-    return NULL;
-  }
-  { mode_t mask = umask(022); umask(mask); fchmod(fd, 0666 & ~mask); }   /* mkstemp makes 0600 */
-  *tmp_out = tmp;
-  return f;
+  return ct_fs_fopen_temp(path, ".tmp-", mode, tmp_out, err);
 }
 
 /* Writes `len` bytes to `path` through a temporary file and a rename. */
@@ -39,15 +20,16 @@ ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len,
   char *tmp;
   FILE *f = ct_file_open_temp(path, "wb", &tmp, err);
   int e = 0;
+  ct_status_t st = CT_OK;
   if (!f) return err ? err->status : CT_ERR_IO;
   if (fwrite(data, 1, len, f) != len) e = errno ? errno : EIO;
   if (fclose(f) != 0 && !e) e = errno;
-  if (!e && rename(tmp, path) != 0) e = errno;
-  if (e) unlink(tmp);
+  if (e) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+  else st = ct_fs_rename(tmp, path, err);
+  if (st != CT_OK) ct_fs_unlink(tmp);
   free(tmp);
-  return e ? ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e)) : CT_OK;
+  return st;
 }
-
 
 int ct_file_temp_target(const char *name, char *target, size_t size) {
   const char *t = strstr(name, ".tmp-"), *x = NULL;

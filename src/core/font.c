@@ -377,10 +377,7 @@ ct_font_t *ct_font_create_from_file(const char *path, unsigned index, ct_error_t
   long len;
   size_t got;
 
-  if (!(f = fopen(path, "rb"))) {
-    ct_set_error(err, CT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
+  if (!(f = ct_fs_fopen_read(path, err))) return NULL;
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
     ct_set_error(err, CT_ERR_IO, "%s: cannot read: not a regular file", path);
     goto fail;

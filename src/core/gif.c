@@ -554,10 +554,13 @@ ct_status_t ct_gif_finish(ct_gif_t *g, ct_error_t *err) {
   e = g->failed;
   if (fclose(g->file) != 0 && !e) e = errno ? errno : EIO;
   g->file = NULL;
-  if (!e && rename(g->tmp, g->path) != 0) e = errno;
   if (e) {
     g->broken = 1;
     return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", g->path, strerror(e));   /* destroy unlinks */
+  }
+  if (ct_fs_rename(g->tmp, g->path, err) != CT_OK) {
+    g->broken = 1;
+    return err ? err->status : CT_ERR_IO;
   }
   free(g->tmp);
   g->tmp = NULL;
@@ -569,7 +572,7 @@ void ct_gif_destroy(ct_gif_t *g) {
   if (!g) return;
   if (g->gif) EGifCloseFile(g->gif, &gerr);
   if (g->file) fclose(g->file);
-  if (g->tmp) unlink(g->tmp);
+  if (g->tmp) ct_fs_unlink(g->tmp);
   free(g->tmp);
   free(g->path);
   free(g->hist);

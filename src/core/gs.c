@@ -21,6 +21,10 @@ int ct_gs_run(const char *const *args, const char *what, char *why, size_t whyle
   size_t n = 0, i;
   pid_t pid;
   int status;
+  if (ct_fs_restricted()) {
+    snprintf(why, whylen, "sandbox: %s needs Ghostscript, a program a sandboxed run does not start", what);
+    return -1;
+  }
   while (args[n]) n++;
   if (!(argv = calloc(nhead + n + 1, sizeof *argv))) {
     snprintf(why, whylen, "out of memory");

@@ -49,13 +49,10 @@ void ct_image_get_size(const ct_image_t *img, double *width, double *height) {
 
 /* The whole file, at most CT_MAX_IMAGE_FILE_SIZE bytes; NULL with `err` filled. */
 static unsigned char *read_file(const char *path, const char *name, size_t *len, ct_error_t *err) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = ct_fs_fopen_read(path, err);
   struct stat sb;
   unsigned char *buf = NULL;
-  if (!f) {
-    ct_set_error(err, CT_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
-    return NULL;
-  }
+  if (!f) return NULL;
   if (fstat(fileno(f), &sb) != 0) {
     ct_set_error(err, CT_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
     goto fail;

@@ -103,33 +103,16 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 }
 
 static ct_status_t sink_open(sink_t *s, const char *path, ct_error_t *err) {
-  size_t n;
-  int fd;
   memset(s, 0, sizeof *s);
   if (strcmp(path, "-") == 0) return CT_OK;
-  n = strlen(path);
-  if (!(s->tmp_path = malloc(n + 16))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  snprintf(s->tmp_path, n + 16, "%s.tmp-XXXXXX", path);
-  fd = mkstemp(s->tmp_path);
-  if (fd >= 0) {   /* mkstemp makes 0600; give the file the usual umask-based mode */
-    mode_t mask = umask(022);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-  }
   /* read too: the PDF joiner checks a stream it finds again against the bytes written */
-  if (fd < 0 || !(s->file = fdopen(fd, "w+b"))) {
-    int e = errno;
-    if (fd >= 0) { close(fd); unlink(s->tmp_path); }
-    free(s->tmp_path);
-    s->tmp_path = NULL;
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-  }
+  if (!(s->file = ct_fs_fopen_temp(path, ".tmp-", "w+b", &s->tmp_path, err))) return err ? err->status : CT_ERR_IO;
   return CT_OK;
 }
 
 static void sink_abort(sink_t *s) {
   if (s->file) fclose(s->file);
-  if (s->tmp_path) unlink(s->tmp_path);
+  if (s->tmp_path) ct_fs_unlink(s->tmp_path);
   free(s->tmp_path);
   free(s->mem);
   memset(s, 0, sizeof *s);
@@ -140,7 +123,10 @@ static ct_status_t sink_commit(sink_t *s, const char *path, ct_error_t *err) {
   if (s->tmp_path) {
     if (s->file && fclose(s->file) != 0 && !e) e = errno;
     s->file = NULL;
-    if (!e && rename(s->tmp_path, path) != 0) e = errno;
+    if (!e && ct_fs_rename(s->tmp_path, path, err) != CT_OK) {
+      sink_abort(s);
+      return err ? err->status : CT_ERR_IO;
+    }
   } else if (!e) {
     if (fwrite(s->mem, 1, s->len, stdout) != s->len || fflush(stdout) != 0) e = errno ? errno : EIO;
   }
@@ -235,37 +221,26 @@ static ct_pdf_page_t *pass_pages(const ct_canvas_t *c, unsigned first, unsigned 
 
 static long file_size(const char *path) {
   struct stat sb;
-  return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+  return ct_fs_stat(path, &sb, NULL) == CT_OK ? (long)sb.st_size : -1;
 }
 
 static char *read_whole(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  long n;
-  if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf) *len = (size_t)ftell(f);
-  if (f) fclose(f);
-  return buf;
+  return (char *)ct_fs_read_all(path, (size_t)LONG_MAX, len, NULL);
 }
 
-/* A new empty file beside `path`, named path + tag + "XXXXXX", in *name (malloc'ed). */
-static ct_status_t temp_beside(const char *path, const char *tag, char **name, ct_error_t *err) {
-  size_t n = strlen(path) + strlen(tag) + 8;
-  int fd;
-  if (!(*name = malloc(n))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  snprintf(*name, n, "%s%sXXXXXX", path, tag);
-  if ((fd = mkstemp(*name)) < 0) {
-    int e = errno;
-    free(*name);
-    *name = NULL;
-    return ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-  }
-  close(fd);
+/* A new empty file beside `path`, named path + tag + six letters, open for writing; its
+   name in *name (malloc'ed). */
+static ct_status_t temp_beside(const char *path, const char *tag, char **name, FILE **file, ct_error_t *err) {
+  if (!(*file = ct_fs_fopen_temp(path, tag, "wb", name, err))) return err ? err->status : CT_ERR_IO;
   return CT_OK;
+}
+
+/* Closes the pass's output file; an error names `path`. */
+static ct_status_t close_pass_file(FILE **file, const char *path, ct_status_t st, ct_error_t *err) {
+  FILE *f = *file;
+  *file = NULL;
+  if (f && fclose(f) != 0 && st == CT_OK) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  return st;
 }
 
 /* What the pass found: colors no ink prints and pictures (warnings, or an error under
@@ -310,6 +285,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   ct_pdf_page_t *pages;
   double *marks = NULL;
   char *out_tmp = NULL, *out_mem = NULL, *cairo_mem = NULL;
+  FILE *out_file = NULL;
   size_t out_len = 0, cairo_len = 0;
   ct_status_t st = CT_OK;
 
@@ -329,7 +305,7 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   pass.pages = pages;
   pass.npages = c->npages;
   if (s->tmp_path) {
-    if ((st = temp_beside(path, ".tmp-pass-", &out_tmp, err)) != CT_OK) goto done;
+    if ((st = temp_beside(path, ".tmp-pass-", &out_tmp, &out_file, err)) != CT_OK) goto done;
     /* qpdf reads a file by seeking for nearly every token: from memory it is five times
        faster, but a long document's file is read in place, for memory's sake (and plates
        need cairo's file in memory) */
@@ -338,12 +314,13 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
         st = ct_set_error(err, CT_ERR_IO, "%s: cannot read back: %s", path, strerror(errno));
         goto done;
       }
-      st = ct_pdf_pass(NULL, cairo_mem, cairo_len, out_tmp, NULL, NULL, &pass, err);
+      st = ct_pdf_pass(NULL, cairo_mem, cairo_len, out_file, path, NULL, NULL, &pass, err);
     } else {
-      st = ct_pdf_pass(s->tmp_path, NULL, 0, out_tmp, NULL, NULL, &pass, err);
+      st = ct_pdf_pass(s->tmp_path, NULL, 0, out_file, path, NULL, NULL, &pass, err);
     }
+    st = close_pass_file(&out_file, path, st, err);
   } else {
-    st = ct_pdf_pass(NULL, s->mem, s->len, NULL, &out_mem, &out_len, &pass, err);
+    st = ct_pdf_pass(NULL, s->mem, s->len, NULL, path, &out_mem, &out_len, &pass, err);
   }
   if (st != CT_OK || (st = pass_report(c, path, f, &pass, err)) != CT_OK) goto done;
 
@@ -356,11 +333,10 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
   }
 
   if (s->tmp_path) {
-    unlink(s->tmp_path);
+    ct_fs_unlink(s->tmp_path);
     free(s->tmp_path);
     s->tmp_path = out_tmp;
     out_tmp = NULL;
-    { mode_t mask = umask(022); umask(mask); chmod(s->tmp_path, 0666 & ~mask); }
   } else {
     free(s->mem);
     s->mem = out_mem;
@@ -368,7 +344,8 @@ static ct_status_t finish_pdf(sink_t *s, const ct_canvas_t *c, const char *path,
     out_mem = NULL;
   }
 done:
-  if (out_tmp) { unlink(out_tmp); free(out_tmp); }
+  close_pass_file(&out_file, path, CT_OK, NULL);
+  if (out_tmp) { ct_fs_unlink(out_tmp); free(out_tmp); }
   free(out_mem);
   free(cairo_mem);
   free(marks);
@@ -734,6 +711,7 @@ static ct_status_t chunk_finish(ct_canvas_t *c, ct_error_t *err) {
   ct_pdf_page_t *pages = NULL;
   double *marks = NULL;
   char *out_tmp = NULL, *mem = NULL;
+  FILE *out_file = NULL;
   size_t len = 0;
   ct_status_t rc;
 
@@ -763,11 +741,12 @@ static ct_status_t chunk_finish(ct_canvas_t *c, ct_error_t *err) {
   pass.plate = -1;
   pass.pages = pages;
   pass.npages = st->written - st->chunk_start;
-  if ((rc = temp_beside(st->path, ".tmp-pass-", &out_tmp, err)) != CT_OK) goto done;
+  if ((rc = temp_beside(st->path, ".tmp-pass-", &out_tmp, &out_file, err)) != CT_OK) goto done;
   if (file_size(st->sink.tmp_path) <= CT_PDF_PASS_IN_MEMORY && (mem = read_whole(st->sink.tmp_path, &len)))
-    rc = ct_pdf_pass(NULL, mem, len, out_tmp, NULL, NULL, &pass, err);
+    rc = ct_pdf_pass(NULL, mem, len, out_file, st->path, NULL, NULL, &pass, err);
   else
-    rc = ct_pdf_pass(st->sink.tmp_path, NULL, 0, out_tmp, NULL, NULL, &pass, err);
+    rc = ct_pdf_pass(st->sink.tmp_path, NULL, 0, out_file, st->path, NULL, NULL, &pass, err);
+  rc = close_pass_file(&out_file, st->path, rc, err);
   free(mem);
   sink_abort(&st->sink);   /* cairo's file is done with */
   if (rc != CT_OK) goto done;
@@ -785,7 +764,8 @@ static ct_status_t chunk_finish(ct_canvas_t *c, ct_error_t *err) {
   rc = ct_pdf_join_add(st->join, out_tmp, err);
 done:
   sink_abort(&st->sink);
-  if (out_tmp) { unlink(out_tmp); free(out_tmp); }
+  close_pass_file(&out_file, st->path, CT_OK, NULL);
+  if (out_tmp) { ct_fs_unlink(out_tmp); free(out_tmp); }
   free(marks);
   free(pages);
   return rc;

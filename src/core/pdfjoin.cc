@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -399,12 +400,13 @@ extern "C" ct_pdf_join_t *ct_pdf_join_create(FILE *out, const char *name) {
 extern "C" ct_status_t ct_pdf_join_add(ct_pdf_join_t *j, const char *chunk, ct_error_t *err) {
   return guarded(j, "a chunk", err, [&] {
     /* read whole: qpdf reads a file by seeking for nearly every token (a chunk is a few MB) */
-    std::shared_ptr<char> bytes;
     size_t size = 0;
-    QUtil::read_file_into_memory(chunk, bytes, size);
+    ct_error_t rerr;
+    std::unique_ptr<unsigned char, decltype(&free)> bytes(ct_fs_read_all(chunk, SIZE_MAX / 2, &size, &rerr), free);
+    if (!bytes) throw std::runtime_error(rerr.message);
     QPDF q;
     q.setSuppressWarnings(true);
-    q.processMemoryFile(chunk, bytes.get(), size);
+    q.processMemoryFile(chunk, (const char *)bytes.get(), size);
     j->add(q);
   });
 }

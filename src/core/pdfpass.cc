@@ -1082,14 +1082,17 @@ void Pass::run() {
 
 }  // namespace
 
-extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in_len, const char *out,
+extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in_len, FILE *out, const char *name,
                                    char **out_mem, size_t *out_len, ct_pdf_pass_t *pass, ct_error_t *err) {
-  const char *name = out ? out : "-";
+  if (!name) name = "-";
   try {
     QPDF q;
     q.setSuppressWarnings(true);   /* cairo's repeated resource keys: read once, written once */
-    if (in) q.processFile(in);
-    else q.processMemoryFile("cairo.pdf", (const char *)in_mem, in_len);
+    if (in) {
+      FILE *f = ct_fs_fopen_read(in, err);
+      if (!f) return err ? err->status : CT_ERR_IO;
+      q.processFile(in, f, true);
+    } else q.processMemoryFile("cairo.pdf", (const char *)in_mem, in_len);
     pass->nprocess = pass->images = pass->inks_used = 0;
     /* Read every object now, a few hundred at a time, dropping qpdf's warnings in between:
        cairo's resource dictionaries repeat keys hundreds of times a page, qpdf keeps a
@@ -1104,7 +1107,7 @@ extern "C" ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in
     Pass ps(q, pass);
     ps.run();
     QPDFWriter w(q);
-    if (out) w.setOutputFilename(out);
+    if (out) w.setOutputFile(name, out, false);
     else w.setOutputMemory();
     w.setDeterministicID(true);
     w.setCompressStreams(true);

@@ -47,10 +47,11 @@ typedef struct {
   unsigned             inks_used;      /* bit i: ink i is painted somewhere */
 } ct_pdf_pass_t;
 
-/* Reads the PDF in `in` (a file, or `in_mem` bytes when `in` is NULL) and writes the
-   finished file to `out` (a file), or to a malloc'ed buffer in *out_mem / *out_len when
-   `out` is NULL.  Never throws; CT_ERR_BACKEND with the PDF library's message. */
-ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in_len, const char *out,
+/* Reads the PDF in `in` (a file, opened through fs.c, or `in_mem` bytes when `in` is NULL)
+   and writes the finished file to `out` (left open), or to a malloc'ed buffer in *out_mem /
+   *out_len when `out` is NULL; `name` is the output's, for messages.  Never throws;
+   CT_ERR_BACKEND with the PDF library's message. */
+ct_status_t ct_pdf_pass(const char *in, const void *in_mem, size_t in_len, FILE *out, const char *name,
                         char **out_mem, size_t *out_len, ct_pdf_pass_t *pass, ct_error_t *err);
 
 /* plates.c: one plate per ink of `base` (its plate field aside) from the PDF cairo wrote

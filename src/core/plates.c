@@ -120,6 +120,9 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
   char prefix[4200], platepdf[4300];
   int fd;
 
+  if (ct_fs_restricted())
+    return ct_set_error(err, CT_ERR_DENIED, "sandbox: %s: plates are drawn by Ghostscript, a program a sandboxed run does not "
+                        "start (render without --plates, or make the plates outside the sandbox)", dir);
   if (!png && dpi < 150) dpi = 150;   /* the preview of a PDF */
   if (png && width_px > 0 && base->npages > 0) dpi = width_px * 72.0 / base->pages[0].width;
   if (stat(dir, &sb) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -141,7 +144,7 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
     unsigned npages = 0;
     pass.plate = (int)k;
     ink_file_name(base->inks[k].name, name, sizeof name);
-    if ((st = ct_pdf_pass(NULL, pdf, len, NULL, &mem, &mlen, &pass, err)) != CT_OK) break;
+    if ((st = ct_pdf_pass(NULL, pdf, len, NULL, dir, &mem, &mlen, &pass, err)) != CT_OK) break;
     if (!png) {
       char *path = plate_path(dir, name, 0, 1, "pdf");
       st = path ? ct_file_write_atomic(path, mem, mlen, err) : ct_set_error(err, CT_ERR_NOMEM, "out of memory");

@@ -92,6 +92,11 @@ ct_video_t *ct_video_open(const char *path, int width, int height, const ct_anim
     ct_set_error(err, CT_ERR_INVALID_ARG, "%s: video is written as .mp4, .mov (H.264) or .webm (VP9)", path);
     return NULL;
   }
+  if (ct_fs_restricted()) {
+    ct_set_error(err, CT_ERR_DENIED, "sandbox: %s: video is encoded by ffmpeg, a program a sandboxed run does not start "
+                 "(write .webp, .gif, .apng or PNG frames instead)", path);
+    return NULL;
+  }
   if (!(v = calloc(1, sizeof *v))) goto nomem;
   v->fd = v->errfd = -1;
   v->kind = kind;

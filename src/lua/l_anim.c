@@ -43,7 +43,7 @@ static const char *const format_names[] = { "auto", "apng", "webp", "gif", "fram
 
 /* core.animation(path, opts) -> Animation | nil, msg, code */
 static int l_animation(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lct_checkpath(L, 1);
   ct_anim_options_t o;
   lct_anim_box *box;
   lua_Integer w, h;
@@ -62,7 +62,6 @@ static int l_animation(lua_State *L) {
   o.dither = lct_optboolfield(L, 2, "dither", 0);
   lct_optcolorfield(L, 2, "matte", &o.matte);
   if (w == 0 || h == 0) return luaL_argerror(L, 2, "width and height (pixels) are required");
-  lct_check_file(L, "write", path);
   box = lua_newuserdatauv(L, sizeof *box, 0);
   box->anim = NULL;
   luaL_setmetatable(L, CT_ANIM_MT);

@@ -289,11 +289,16 @@ const char *lct_status_code(ct_status_t status) {
   case CT_ERR_BACKEND:      return "backend";
   case CT_ERR_INVALID_IMAGE: return "invalid_image";
   case CT_ERR_CALLBACK: return "callback";
+  case CT_ERR_DENIED:   return "denied";
   }
   return "unknown";
 }
 
 int lct_pusherror(lua_State *L, const ct_error_t *err) {
+  if (err->status == CT_ERR_DENIED) {   /* a refusal is never an expected failure: raised, as it is */
+    lua_pushstring(L, err->message);
+    return lua_error(L);
+  }
   lua_pushnil(L);
   lua_pushstring(L, err->message[0] ? err->message : ct_status_string(err->status));
   lua_pushstring(L, lct_status_code(err->status));
@@ -379,27 +384,16 @@ void lct_deliver_warnings(lua_State *L, lct_canvas_box *box) {
   }
 }
 
-/* ---- the file guard of the sandbox ------------------------------------------------------ */
+/* ---- file names ------------------------------------------------------------------ */
 
-#define GUARD_KEY "chromatype.file_guard"
-
-void lct_check_file(lua_State *L, const char *mode, const char *path) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, GUARD_KEY) != LUA_TFUNCTION) {
-    lua_pop(L, 1);
-    return;
-  }
-  lua_pushstring(L, mode);
-  lua_pushstring(L, path);
-  lua_call(L, 2, 0);
+const char *lct_checkpath(lua_State *L, int arg) {
+  size_t len;
+  const char *p = luaL_checklstring(L, arg, &len);
+  if (strlen(p) != len) luaL_argerror(L, arg, "a file name with a NUL byte");
+  if (len == 0) luaL_argerror(L, arg, "an empty file name");
+  return p;
 }
 
-/* set_file_guard(fn): fn(mode, path) raises to refuse a file ("read" or "write"); set once,
-   for the rest of the process (the sandbox's; it cannot be taken back). */
-int lct_set_file_guard(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  if (lua_getfield(L, LUA_REGISTRYINDEX, GUARD_KEY) != LUA_TNIL) return luaL_error(L, "the file guard is set already");
-  lua_pop(L, 1);
-  lua_pushvalue(L, 1);
-  lua_setfield(L, LUA_REGISTRYINDEX, GUARD_KEY);
-  return 0;
+const char *lct_optpath(lua_State *L, int arg, const char *def) {
+  return lua_isnoneornil(L, arg) ? def : lct_checkpath(L, arg);
 }

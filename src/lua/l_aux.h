@@ -133,14 +133,9 @@ void lct_open_paint(lua_State *L);
 void lct_open_fontbuild(lua_State *L);
 void lct_open_anim(lua_State *L);
 
-/* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
-   "write"); nothing when no guard is set. */
-void lct_check_file(lua_State *L, const char *mode, const char *path);
-int  lct_set_file_guard(lua_State *L);
-
-/* The sandbox's file guard: raises if `path` may not be opened for `mode` ("read" or
-   "write"); nothing when no guard is set. */
-void lct_check_file(lua_State *L, const char *mode, const char *path);
-int  lct_set_file_guard(lua_State *L);
+/* A file name argument: a string without NUL bytes, not empty (raises otherwise).  The
+   files themselves are checked where they are opened (src/core/fs.c). */
+const char *lct_checkpath(lua_State *L, int arg);
+const char *lct_optpath(lua_State *L, int arg, const char *def);
 
 #endif /* L_AUX_H */

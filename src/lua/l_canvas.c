@@ -702,7 +702,9 @@ static int l_canvas_image(lua_State *L) {
                                         luaL_typename(L, -1)));
   path = lua_tostring(L, -1);
   lua_pop(L, 1);   /* the table keeps it */
-  lct_check_file(L, "read", path);
+  lua_rawgeti(L, 2, 1);
+  lct_checkpath(L, -1);   /* no NUL inside: fs.c sees what the script wrote */
+  lua_pop(L, 1);
   x = lct_optnumfield(L, 2, "x", 0);
   y = lct_optnumfield(L, 2, "y", 0);
   w = boxside(L, 2, "w");
@@ -771,7 +773,6 @@ static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
   o->plates = lct_optstrfield(L, arg, "plates", NULL);
   if (o->plates) {
     if (!o->plates[0]) lct_fielderror(L, arg, "plates", "a directory expected, got ''");
-    lct_check_file(L, "write", o->plates);
   }
   writeinks(L, arg, o);
 }
@@ -779,11 +780,10 @@ static void write_options(lua_State *L, int arg, ct_write_options_t *o) {
 /* c:stream(path [, opts]) -> c: writes the canvas to a PDF page by page. */
 static int l_canvas_stream(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = lct_checkpath(L, 2);
   ct_write_options_t o;
   ct_error_t err;
   ct_status_t st;
-  lct_check_file(L, "write", path);
   write_options(L, 3, &o);
   st = ct_canvas_stream_pdf(box->canvas, path, &o, &err);
   if (st == CT_ERR_IO) return lct_pusherror(L, &err);
@@ -806,9 +806,8 @@ static int l_canvas_finish(lua_State *L) {
 /* write(path [, opts]) -> true | nil, msg, code (I/O failures); wrong arguments raise */
 static int l_canvas_write(lua_State *L) {
   lct_canvas_box *box = checkcanvas(L, 1);
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = lct_checkpath(L, 2);
   ct_write_options_t o;
-  lct_check_file(L, "write", path);
   ct_error_t err;
   ct_status_t st;
   write_options(L, 3, &o);
@@ -876,13 +875,37 @@ static int surface__gc(lua_State *L) {
 
 /* Loads a PNG into a boxed surface (pushed); returns NULL with nil, msg pushed
    instead when it cannot be read.  [-0, +1|+2] */
+typedef struct { const unsigned char *p; size_t left; } pngsrc_t;
+
+static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int len) {
+  pngsrc_t *src = closure;
+  if (len > src->left) return CAIRO_STATUS_READ_ERROR;
+  memcpy(data, src->p, len);
+  src->p += len;
+  src->left -= len;
+  return CAIRO_STATUS_SUCCESS;
+}
+
 static cairo_surface_t *loadpng(lua_State *L, const char *path) {
   cairo_surface_t **slot = lua_newuserdatauv(L, sizeof *slot, 0);
   cairo_status_t s;
   cairo_format_t f;
+  ct_error_t err;
+  size_t len;
+  unsigned char *bytes;
+  pngsrc_t src;
   *slot = NULL;
   luaL_setmetatable(L, SURFACE_MT);
-  *slot = cairo_image_surface_create_from_png(path);
+  if (!(bytes = ct_fs_read_all(path, CT_MAX_IMAGE_FILE_SIZE, &len, &err))) {
+    if (err.status == CT_ERR_DENIED) lct_raise(L, &err);
+    lua_pushnil(L);
+    lua_pushstring(L, err.message);
+    return NULL;
+  }
+  src.p = bytes;
+  src.left = len;
+  *slot = cairo_image_surface_create_from_png_stream(png_read, &src);
+  free(bytes);
   s = cairo_surface_status(*slot);
   f = cairo_image_surface_get_format(*slot);
   if (s != CAIRO_STATUS_SUCCESS || (f != CAIRO_FORMAT_ARGB32 && f != CAIRO_FORMAT_RGB24)) {
@@ -920,9 +943,9 @@ static void getpixel(cairo_surface_t *s, int x, int y, unsigned char rgba[4]) {
 
 /* read_png_pixel(path, x, y) -> r, g, b, a (0..255, unpremultiplied) | nil, msg */
 static int l_read_png_pixel(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lct_checkpath(L, 1);
   lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
-  cairo_surface_t *s = (lct_check_file(L, "read", path), loadpng(L, path));
+  cairo_surface_t *s = loadpng(L, path);
   unsigned char rgba[4];
   int w, h, i, box = lua_gettop(L);
   if (!s) return 2;
@@ -938,8 +961,8 @@ static int l_read_png_pixel(lua_State *L) {
 
 /* read_png(path) -> width, height, pixels (string of unpremultiplied RGBA rows) | nil, msg */
 static int l_read_png(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
-  cairo_surface_t *s = (lct_check_file(L, "read", path), loadpng(L, path));
+  const char *path = lct_checkpath(L, 1);
+  cairo_surface_t *s = loadpng(L, path);
   luaL_Buffer b;
   int w, h, x, y, box = lua_gettop(L);
   if (!s) return 2;
@@ -996,7 +1019,6 @@ static const luaL_Reg canvas_funcs[] = {
   { "read_png_pixel", l_read_png_pixel },
   { "read_png", l_read_png },
   { "parse_ink", l_parse_ink },
-  { "set_file_guard", lct_set_file_guard },
   { NULL, NULL }
 };
 

@@ -2,11 +2,13 @@
 ** l_core.c: the chromatype.core module (bindings layer): opens the Font, Canvas
 ** and paint bindings, and holds the warning handler and small color helpers.
 */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "l_aux.h"
 #include "l_core.h"
@@ -187,49 +189,168 @@ static int l_script_runs(lua_State *L) {
   return 1;
 }
 
-/* A directory being read, boxed so that an error raised meanwhile still closes it. */
-#define DIRBOX_MT "chromatype.DirBox"
+/* ---- files, through the rules of fs.c ---------------------------------------------------- */
 
-static int l_dirbox__gc(lua_State *L) {
-  DIR **d = (DIR **)luaL_checkudata(L, 1, DIRBOX_MT);
-  if (*d) closedir(*d);
-  *d = NULL;
+/* Frees a malloc'ed block when collected or closed: scratch memory across calls that may
+   raise (lauxlib's UBox).  [-0, +1] */
+static void **newbox(lua_State *L);
+
+static int l_box__gc(lua_State *L) {
+  void **p = lua_touserdata(L, 1);
+  if (p && *p) { free(*p); *p = NULL; }
   return 0;
+}
+
+static void **newbox(lua_State *L) {
+  void **p = lua_newuserdatauv(L, sizeof *p, 0);
+  *p = NULL;
+  if (luaL_newmetatable(L, "chromatype.Box")) {
+    lua_pushcfunction(L, l_box__gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_box__gc);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_setmetatable(L, -2);
+  return p;
+}
+
+/* read_file(path) -> string | nil, msg, code: a whole file (at most CT_MAX_TEXT_FILE_SIZE). */
+static int l_read_file(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  ct_error_t err;
+  size_t len;
+  void **box = newbox(L);
+  if (!(*box = ct_fs_read_all(path, CT_MAX_TEXT_FILE_SIZE, &len, &err))) return lct_pusherror(L, &err);
+  lua_pushlstring(L, *box, len);
+  free(*box);
+  *box = NULL;
+  return 1;
+}
+
+/* read_stdin() -> string | nil, msg: all of standard input. */
+static int l_read_stdin(lua_State *L) {
+  luaL_Buffer b;
+  size_t total = 0;
+  luaL_buffinit(L, &b);
+  for (;;) {
+    char *p = luaL_prepbuffer(&b);
+    size_t got = fread(p, 1, LUAL_BUFFERSIZE, stdin);
+    luaL_addsize(&b, got);
+    total += got;
+    if (total > CT_MAX_TEXT_FILE_SIZE) return luaL_error(L, "standard input exceeds the limit of %d bytes", (int)CT_MAX_TEXT_FILE_SIZE);
+    if (got < LUAL_BUFFERSIZE) break;
+  }
+  if (ferror(stdin)) return luaL_fileresult(L, 0, "standard input");
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* file_exists(path) -> boolean: whether the path names something the run may read. */
+static int l_file_exists(lua_State *L) {
+  lua_pushboolean(L, ct_fs_exists(lct_checkpath(L, 1)));
+  return 1;
+}
+
+/* load_file(path [, env]) -> function | nil, msg: a Lua file compiled as text (never
+   bytecode), with `env` (default: the globals) as its environment. */
+static int l_load_file(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  ct_error_t err;
+  size_t len;
+  void **box;
+  int status, has_env = !lua_isnoneornil(L, 2);
+  if (has_env) luaL_checktype(L, 2, LUA_TTABLE);
+  box = newbox(L);
+  if (!(*box = ct_fs_read_all(path, CT_MAX_TEXT_FILE_SIZE, &len, &err))) return lct_pusherror(L, &err);
+  lua_pushfstring(L, "@%s", path);
+  {
+    const char *text = *box, *chunkname = lua_tostring(L, -1);
+    if (len > 0 && text[0] == '#') {   /* a first line "#!..." is skipped, as lua.c does */
+      size_t nl = strcspn(text, "\n");
+      text += nl;
+      len -= nl;
+    }
+    status = luaL_loadbufferx(L, text, len, chunkname, "t");
+  }
+  free(*box);
+  *box = NULL;
+  if (status != LUA_OK) {
+    lua_pushnil(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  if (has_env) {
+    lua_pushvalue(L, 2);
+    if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+  }
+  return 1;
+}
+
+/* make_dirs(path) -> true | nil, msg: the directory and those above it, as mkdir -p. */
+static int l_make_dirs(lua_State *L) {
+  ct_error_t err;
+  if (ct_fs_mkdirs(lct_checkpath(L, 1), &err) != CT_OK) return lct_pusherror(L, &err);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* remove_temp(path) -> boolean: removes a temporary file an interrupted write left
+   ("NAME.tmp-XXXXXX", see temp_files); any other name is refused (raises). */
+static int l_remove_temp(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  const char *base = strrchr(path, '/');
+  char target[4096];
+  base = base ? base + 1 : path;
+  if (!ct_file_temp_target(base, target, sizeof target))
+    return luaL_argerror(L, 1, lua_pushfstring(L, "'%s' is not a temporary file name", path));
+  lua_pushboolean(L, ct_fs_unlink(path) == 0);
+  return 1;
+}
+
+/* write_stdout(s ...), write_stderr(s ...): strings (or numbers) to the stream, flushed. */
+static int write_to(lua_State *L, FILE *f) {
+  int i, n = lua_gettop(L);
+  for (i = 1; i <= n; i++) {
+    size_t len;
+    const char *s = luaL_checklstring(L, i, &len);
+    fwrite(s, 1, len, f);
+  }
+  fflush(f);
+  return 0;
+}
+static int l_write_stdout(lua_State *L) { return write_to(L, stdout); }
+static int l_write_stderr(lua_State *L) { return write_to(L, stderr); }
+
+/* random_seed() -> integer: a fresh seed from the system (getrandom), below 2^53. */
+static int l_random_seed(lua_State *L) {
+  uint64_t x = 0;
+  if (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+  }
+  lua_pushinteger(L, (lua_Integer)(x & ((UINT64_C(1) << 53) - 1)));
+  return 1;
 }
 
 /* temp_files(dir) -> {[temporary] = file, ...}: the temporaries that interrupted writes
    left in `dir` (ct_file_temp_target), each with the name of the file it was to become;
    nil, msg when the directory cannot be read. */
 static int l_temp_files(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
-  DIR **d;
-  struct dirent *e;
+  const char *dir = lct_checkpath(L, 1);
   char target[4096];
-  d = (DIR **)lua_newuserdatauv(L, sizeof *d, 0);   /* box */
-  *d = NULL;
-  if (luaL_newmetatable(L, DIRBOX_MT)) {
-    lua_pushcfunction(L, l_dirbox__gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
-  if (!(*d = opendir(dir))) return luaL_fileresult(L, 0, dir);
-  lua_newtable(L);                                   /* box result */
-  errno = 0;
-  while ((e = readdir(*d)) != NULL) {
-    if (ct_file_temp_target(e->d_name, target, sizeof target)) {
+  ct_error_t err;
+  size_t n, i;
+  char **names = ct_fs_list(dir, &n, &err);
+  if (!names) return lct_pusherror(L, &err);
+  lua_newtable(L);
+  for (i = 0; i < n; i++) {
+    if (ct_file_temp_target(names[i], target, sizeof target)) {
       lua_pushstring(L, target);
-      lua_setfield(L, -2, e->d_name);
+      lua_setfield(L, -2, names[i]);
     }
-    errno = 0;
   }
-  if (errno != 0) {
-    int en = errno;
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s", dir, strerror(en));
-    return 2;
-  }
-  closedir(*d);
-  *d = NULL;
+  ct_fs_free_list(names, n);
   return 1;
 }
 
@@ -252,6 +373,15 @@ static int l_threads(lua_State *L) {
 
 static const luaL_Reg core_funcs[] = {
   { "temp_files", l_temp_files },
+  { "read_file", l_read_file },
+  { "read_stdin", l_read_stdin },
+  { "file_exists", l_file_exists },
+  { "load_file", l_load_file },
+  { "make_dirs", l_make_dirs },
+  { "remove_temp", l_remove_temp },
+  { "write_stdout", l_write_stdout },
+  { "write_stderr", l_write_stderr },
+  { "random_seed", l_random_seed },
   { "set_threads", l_set_threads },
   { "threads", l_threads },
   { "bidi", l_bidi },

@@ -53,8 +53,7 @@ static const char *const data_fields[] = { "index", "name", NULL };
 
 /* open_font(path [, {index=}]) -> Font | nil, msg, code */
 static int l_font_open(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
-  lct_check_file(L, "read", path);
+  const char *path = lct_checkpath(L, 1);
   lct_font_box *box;
   ct_error_t err;
   unsigned index;

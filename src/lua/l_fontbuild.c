@@ -143,7 +143,7 @@ static const char *const format_names[] = { "colr0", "colr1", "svg", NULL };
 /* b:write(path, {formats = {...}, woff2 =, text =}): true, or nil, message, code. */
 static int l_builder_write(lua_State *L) {
   ct_font_builder_t *b = checkbuilder(L);
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = lct_checkpath(L, 2);
   ct_font_write_options_t o;
   ct_error_t err;
   ct_font_write_options_init(&o);
@@ -162,7 +162,6 @@ static int l_builder_write(lua_State *L) {
     o.woff2 = lct_optboolfield(L, 3, "woff2", 0);
     o.text = lct_optstrfield(L, 3, "text", NULL);
   }
-  lct_check_file(L, "write", path);
   if (ct_font_builder_write(b, path, &o, &err)) return lct_pusherror(L, &err);
   lua_pushboolean(L, 1);
   return 1;

@@ -31,6 +31,15 @@ static struct {
   char               msg[160];
 } st;
 
+/* Once a limit is hit, every later instruction of every thread raises again: a script
+   that catches the error (pcall, xpcall, a coroutine, __gc) cannot go on past it. */
+static void hook(lua_State *L, lua_Debug *ar);
+
+static void stick(lua_State *L) {
+  lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+  if (st.L && st.L != L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   size_t old = ptr ? osize : 0;
   void *p;
@@ -45,6 +54,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
       st.hit = 1;
       snprintf(st.msg, sizeof st.msg, "Lua memory limit of %zu MiB reached (--max-memory)",
                st.lim.max_memory >> 20);
+      if (st.L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);   /* async-safe, as in a signal handler */
     }
     return NULL;
   }
@@ -55,20 +65,21 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 static void hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  if (st.expired) {
+  if (st.expired && !st.hit) {
     st.hit = 3;
     snprintf(st.msg, sizeof st.msg, "time limit of %g s reached (--timeout)", st.lim.max_seconds);
-    lua_sethook(L, hook, st.lim.max_instructions ? LUA_MASKCOUNT : 0, HOOK_STEP);
-    luaL_error(L, "%s", st.msg);
   }
-  if (st.lim.max_instructions) {
+  if (!st.hit && st.lim.max_instructions) {
     st.count += HOOK_STEP;
     if (st.count > st.lim.max_instructions) {
       st.hit = 2;
       snprintf(st.msg, sizeof st.msg, "instruction limit of %llu reached (--max-instructions)",
                st.lim.max_instructions);
-      luaL_error(L, "%s", st.msg);
     }
+  }
+  if (st.hit) {
+    stick(L);
+    luaL_error(L, "%s", st.msg);
   }
 }
 
@@ -92,7 +103,10 @@ lua_State *lct_newstate(const lct_limits_t *limits) {
   L = lua_newstate(limited_alloc, NULL);
   if (!L) return NULL;
   st.L = L;
-  if (st.lim.max_instructions) lua_sethook(L, hook, LUA_MASKCOUNT, HOOK_STEP);
+  /* with any limit, every thread counts (coroutines inherit the hook of their creator), so
+     that each one sees a limit hit elsewhere */
+  if (st.lim.max_instructions || st.lim.max_memory || st.lim.max_seconds > 0)
+    lua_sethook(L, hook, LUA_MASKCOUNT, HOOK_STEP);
   if (st.lim.max_seconds > 0) {
     struct sigaction sa;
     struct itimerval it;

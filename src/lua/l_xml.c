@@ -14,6 +14,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -22,6 +23,7 @@
 
 #include <lauxlib.h>
 
+#include "l_aux.h"
 #include "l_xml.h"
 
 #define CT_XMLDOC_MT "chromatype.XmlDoc"   /* internal: owns an xmlDoc */
@@ -207,6 +209,7 @@ typedef struct {
   const char      *text;    /* the document of a string reader (kept by its user value) */
   size_t           len;
   char            *path;    /* the file of a file reader */
+  int              fd;      /* its descriptor (fs.c), -1 */
   char             name[256];
   char             root[64];
 } xmlreader_box;
@@ -220,6 +223,8 @@ static int xmlreader_close(lua_State *L) {
   }
   free(b->path);
   b->path = NULL;
+  if (b->fd >= 0) close(b->fd);
+  b->fd = -1;
   b->state = RD_DONE;
   lua_pushnil(L);
   lua_setiuservalue(L, 1, 1);                          /* the text may go now */
@@ -253,8 +258,13 @@ static int reparse_error(xmlreader_box *b, first_error *out) {
   memset(out, 0, sizeof *out);
   ctxt->_private = out;
   if (ctxt->sax) ctxt->sax->serror = keep_first_error;
-  doc = b->text ? xmlCtxtReadMemory(ctxt, b->text, (int)b->len, b->name, NULL, reader_options())
-                : xmlCtxtReadFile(ctxt, b->path, NULL, reader_options());
+  if (b->text) {
+    doc = xmlCtxtReadMemory(ctxt, b->text, (int)b->len, b->name, NULL, reader_options());
+  } else {
+    int fd = ct_fs_open_read(b->path, NULL);
+    doc = fd >= 0 ? xmlCtxtReadFd(ctxt, fd, b->name, NULL, reader_options()) : NULL;
+    if (fd >= 0) close(fd);
+  }
   if (doc) xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
   return out->set;
@@ -289,6 +299,7 @@ static long reader_line(xmlreader_box *b) {
 static xmlreader_box *new_reader_box(lua_State *L, const char *name) {
   xmlreader_box *b = lua_newuserdatauv(L, sizeof *b, 1);
   memset(b, 0, sizeof *b);
+  b->fd = -1;
   snprintf(b->name, sizeof b->name, "%s", name);
   luaL_setmetatable(L, CT_XMLREADER_MT);
   return b;
@@ -316,15 +327,16 @@ static int l_xml_reader(lua_State *L) {
 
 /* xml_file_reader(path [, name]) -> reader | nil, "path: message": reads the file as it goes. */
 static int l_xml_file_reader(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lct_checkpath(L, 1);
   const char *name = luaL_optstring(L, 2, path);
   xmlreader_box *b;
-  FILE *f = fopen(path, "rb");                        /* its own message when it cannot be read */
-  if (!f) return luaL_fileresult(L, 0, path);
-  fclose(f);
+  ct_error_t err;
+  int fd;
   b = new_reader_box(L, name);
+  if ((fd = ct_fs_open_read(path, &err)) < 0) return lct_pusherror(L, &err);   /* its own message */
+  b->fd = fd;
   if (!(b->path = strdup(path))) return luaL_error(L, "%s: out of memory", path);
-  b->r = xmlReaderForFile(path, NULL, reader_options());
+  b->r = xmlReaderForFd(fd, name, NULL, reader_options());
   if (!b->r) return luaL_error(L, "%s: cannot be read", path);
   xmlTextReaderSetStructuredErrorHandler(b->r, reader_error, &b->fe);
   return 1;

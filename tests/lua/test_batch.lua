@@ -103,7 +103,7 @@ return {
     eq(ct.temp_files(dir), { ["5.pdf.tmp-AbC123"] = "5.pdf", ["5.pdf.tmp-pass-xYz789"] = "5.pdf",
       ["a.tmp-b.png.tmp-000000"] = "a.tmp-b.png", ["x.tmp-pass-abcdef"] = "x" })
     local none, err = ct.temp_files(dir .. "/nope")
-    assert(none == nil and err:find("nope: No such file", 1, true), err)
+    assert(none == nil and err:find("nope: cannot open: No such file", 1, true), err)
     checkerr("string expected", ct.temp_files, {})
   end },
   { "resume removes what a killed run left beside its own records' outputs, no one else's", function()
