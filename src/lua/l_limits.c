@@ -6,7 +6,10 @@
 ** command line reports which limit that was.  Instructions: a count hook every 10,000
 ** instructions.  Time: SIGALRM sets a hook that raises at the next instruction; if the
 ** process is still in C code (rendering) five seconds later, it prints the message and
-** exits with status 124, as timeout(1) does.  One state per process (the command line's).
+** exits with status 124, as timeout(1) does.  A limit once hit raises again at every
+** instruction of every thread (a script cannot catch it and go on), and where Lua runs no
+** hooks (__gc metamethods, the message handler of a hook's error) a watchdog ends the
+** process five seconds later.  One state per process (the command line's).
 */
 #include "l_limits.h"
 
@@ -27,8 +30,9 @@ static struct {
   unsigned long long count;
   lua_State         *L;
   volatile sig_atomic_t expired;
-  int                hit;                  /* which limit raised: 1 memory, 2 instructions, 3 time */
+  volatile sig_atomic_t hit;              /* which limit raised: 1 memory, 2 instructions, 3 time */
   char               msg[160];
+  char               late[200];            /* what the watchdog prints: formatted before */
 } st;
 
 /* Once a limit is hit, every later instruction of every thread raises again: a script
@@ -38,6 +42,20 @@ static void hook(lua_State *L, lua_Debug *ar);
 static void stick(lua_State *L) {
   lua_sethook(L, hook, LUA_MASKCOUNT, 1);
   if (st.L && st.L != L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);
+}
+
+/* Lua runs no hook inside a hook's own error handler (xpcall's message handler of the
+   error a hook raised) nor in __gc metamethods: a script looping there outlives every
+   hook.  So a limit hit arms a watchdog: if the run has not ended GRACE_SECONDS later,
+   the process prints the limit and exits.  Async-signal-safe (the allocator calls it). */
+static void arm_watchdog(void) {
+  size_t n = strlen(st.msg);
+  static const char head[] = "chromatype: ", tail[] = "; stopped\n";
+  if (sizeof head + n + sizeof tail > sizeof st.late) n = sizeof st.late - sizeof head - sizeof tail;
+  memcpy(st.late, head, sizeof head - 1);
+  memcpy(st.late + sizeof head - 1, st.msg, n);
+  memcpy(st.late + sizeof head - 1 + n, tail, sizeof tail);
+  alarm(GRACE_SECONDS);
 }
 
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -55,6 +73,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
       snprintf(st.msg, sizeof st.msg, "Lua memory limit of %zu MiB reached (--max-memory)",
                st.lim.max_memory >> 20);
       if (st.L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);   /* async-safe, as in a signal handler */
+      arm_watchdog();
     }
     return NULL;
   }
@@ -75,6 +94,7 @@ static void hook(lua_State *L, lua_Debug *ar) {
       st.hit = 2;
       snprintf(st.msg, sizeof st.msg, "instruction limit of %llu reached (--max-instructions)",
                st.lim.max_instructions);
+      arm_watchdog();
     }
   }
   if (st.hit) {
@@ -84,10 +104,14 @@ static void hook(lua_State *L, lua_Debug *ar) {
 }
 
 static void on_alarm(int sig) {
-  static const char late[] = "chromatype: time limit reached (--timeout) during rendering; stopped\n";
   (void)sig;
-  if (st.expired) {                 /* the grace period is over: C code has not come back */
-    ssize_t w = write(2, late, sizeof late - 1);
+  if (st.hit == 1 || st.hit == 2) {   /* a limit hit GRACE_SECONDS ago: the run has not ended */
+    ssize_t w = write(2, st.late, strlen(st.late));
+    (void)w;
+    _exit(1);
+  }
+  if (st.expired) {                 /* the grace period is over: C code or an unhooked loop */
+    ssize_t w = write(2, st.late, strlen(st.late));
     (void)w;
     _exit(124);
   }
@@ -107,12 +131,15 @@ lua_State *lct_newstate(const lct_limits_t *limits) {
      that each one sees a limit hit elsewhere */
   if (st.lim.max_instructions || st.lim.max_memory || st.lim.max_seconds > 0)
     lua_sethook(L, hook, LUA_MASKCOUNT, HOOK_STEP);
-  if (st.lim.max_seconds > 0) {
+  if (st.lim.max_instructions || st.lim.max_memory || st.lim.max_seconds > 0) {
     struct sigaction sa;
-    struct itimerval it;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
+  }
+  snprintf(st.late, sizeof st.late, "chromatype: time limit of %g s reached (--timeout); stopped\n", st.lim.max_seconds);
+  if (st.lim.max_seconds > 0) {
+    struct itimerval it;
     memset(&it, 0, sizeof it);
     it.it_value.tv_sec = (time_t)st.lim.max_seconds;
     it.it_value.tv_usec = (suseconds_t)((st.lim.max_seconds - (double)it.it_value.tv_sec) * 1e6);

@@ -1,0 +1,298 @@
+#!/bin/sh
+# Escapes from --sandbox, tried as an attacker would (the hostile inputs of the command
+# line, beside tests/c/test_hostile.c and tests/c/test_fs.c): library modules and
+# metatables changed for the host, package and debug, filters that load filters, bytecode,
+# coroutines and error handlers that would dodge the limits, symbolic links to files and
+# folders, '..', absolute paths, NUL bytes, hard links, fontconfig names that lead out,
+# ffmpeg and Ghostscript, and the kernel's own layers.  Each must fail with a clear message
+# and leave nothing outside the working directory ($T/outside is compared before and after).
+B=${CT_BUILD:-build}
+CT="$(cd "$(dirname "$B/chromatype")" && pwd)/chromatype"
+ROOT=$(pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+SUITE=sandbox_escapes
+. "$(dirname "$0")/lib.sh"
+
+W=$T/work
+O=$T/outside
+mkdir -p "$W/sub" "$W/fonts" "$O/dir"
+cp "$ROOT/tests/fonts/ct-colr0.ttf" "$W/sub/"
+cp "$ROOT/tests/fonts/ct-colr0.ttf" "$O/font.ttf"
+printf 'secret\n' > "$O/secret.txt"
+printf 'victim\n' > "$O/victim.png"
+cd "$W" || exit 1
+
+snapshot() { (cd "$O" && find . -print | sort && find . -type f -exec md5sum {} + | sort) 2>/dev/null; }
+BEFORE=$(snapshot)
+untouched() {   # untouched WHAT: nothing outside changed
+  now=$(snapshot)
+  if [ "$now" = "$BEFORE" ]; then ok; else bad "$1 changed what is outside: $(printf '%s\n' "$now" | diff - /dev/stdin <<EOF
+$BEFORE
+EOF
+)"; fi
+}
+DOC='<document size="40mm x 20mm" margin="2mm"><style name="default" font="sub/ct-colr0.ttf" size="20pt"/><page><frame><p>AB</p></frame></page></document>'
+printf '%s\n' "$DOC" > doc.xml
+
+# ---- the two escapes of the issue ---------------------------------------------------------
+cat > evil.lua <<EOF
+if os.execute then os.execute("id > $O/pwned.txt") return {} end
+local F = require "chromatype.filter"; F.env = nil; F.load("evil.lua")
+EOF
+"$CT" --sandbox evil.lua >/dev/null 2>&1
+[ -e "$O/pwned.txt" ] && bad "F.env = nil; F.load ran a command" || ok
+ln -s "$O/dir" out
+printf 'local ct = require "chromatype"\nassert(ct.canvas{width=5,height=5}:write("out/x.png"))\n' > link.lua
+expect 1 "sandbox: writing 'out/x.png' refused (it leads outside the working directory" "$CT" --sandbox link.lua
+expect 1 "sandbox: writing 'out/doc.pdf' refused" "$CT" --sandbox doc.xml -o out/doc.pdf
+untouched "a link to a folder outside"
+
+# ---- nothing of the host is reachable -----------------------------------------------------
+# every table, metatable and module a script can reach, walked: no function of io, os
+# (but the clock), debug or package, no loader, no file guard to replace
+cat > reach.lua <<'EOF'
+local ct = require "chromatype"
+local bad = { execute = 1, popen = 1, getenv = 1, exit = 1, tmpname = 1, tmpfile = 1, setlocale = 1,
+  dofile = 1, loadfile = 1, loadlib = 1,
+  searchpath = 1, dump = 1, sethook = 1, gethook = 1, getupvalue = 1, setupvalue = 1, upvaluejoin = 1,
+  getregistry = 1, getlocal = 1, setlocal = 1, getinfo = 1, set_file_guard = 1, setcstacklimit = 1 }
+local roots = { _G, getmetatable(""), ct.canvas { width = 4, height = 4 }, ct.open_font("sub/ct-colr0.ttf") }
+for _, m in ipairs { "chromatype", "chromatype.core", "chromatype.document", "chromatype.layout",
+  "chromatype.filter", "chromatype.batch", "chromatype.fontmake", "chromatype.animate", "chromatype.motion",
+  "chromatype.frames", "chromatype.palette", "chromatype.paper", "chromatype.random", "chromatype.stack",
+  "chromatype.variable", "chromatype.viewanim", "chromatype.linebreak" } do
+  roots[#roots + 1] = require(m)
+end
+local seen, found, queue = {}, {}, {}
+for _, r in ipairs(roots) do queue[#queue + 1] = { r, "root" } end
+while #queue > 0 do
+  local v, where = table.unpack(table.remove(queue))
+  if (type(v) == "table" or type(v) == "userdata") and not seen[v] then
+    seen[v] = true
+    local mt = getmetatable(v)
+    if mt ~= nil then queue[#queue + 1] = { mt, where .. ".<mt>" } end
+    if type(v) == "table" then
+      for k, x in next, v do
+        if type(k) == "string" and type(x) == "function" and bad[k] then found[#found + 1] = where .. "." .. k end
+        queue[#queue + 1] = { x, where .. "." .. tostring(k) }
+        queue[#queue + 1] = { k, where .. ".<key>" }
+      end
+    end
+  end
+end
+assert(io == nil and debug == nil and package == nil and loadfile == nil and dofile == nil)
+for k in pairs(os) do assert(({ clock = 1, time = 1, date = 1, difftime = 1 })[k], "os." .. k) end
+assert(not pcall(require, "io") and not pcall(require, "os.execute") and not pcall(require, "package"))
+if #found > 0 then error("reachable: " .. table.concat(found, ", "), 0) end
+print("clean", #roots)
+EOF
+expect 0 "clean" "$CT" --sandbox reach.lua
+
+# ---- monkeypatching the library, the string metatable, the canvas and font types ----------
+# the same world: what a script changes, it changes for itself alone, and it stays confined
+cat > patch.lua <<EOF
+local ct = require "chromatype"
+local function patch(obj, name, f)
+  local mt = getmetatable(obj)
+  local idx = mt.__index
+  local old = type(idx) == "function" and idx(obj, name) or idx[name]
+  mt.__index = function(self, k)
+    if k == name then return function(s, ...) return f(old, s, ...) end end
+    if type(idx) == "function" then return idx(self, k) end
+    return idx[k]
+  end
+end
+patch(ct.canvas { width = 1, height = 1 }, "write", function(old, self, path, ...) return old(self, "$O/patched.png", ...) end)
+local F = require "chromatype.filter"
+F.env = nil; F.path = "$O"
+local okf, e = pcall(F.load, "shadow")   -- the ready filters' folder moved outside: refused
+assert(not okf and e:find("sandbox: reading '$O/shadow' refused", 1, true), e)
+local doc = require("chromatype.document").from_xml([[$DOC]], "doc.xml")
+assert(doc:write("mine.png"))
+EOF
+expect 1 "sandbox: writing '$O/patched.png' refused" "$CT" --sandbox patch.lua
+cat > patch2.lua <<EOF
+getmetatable("").__index = setmetatable({ format = function() return "$O/s.png" end }, { __index = string })
+string.rep = nil; table.concat = nil; _G.require = function() return {} end
+local fmt = getmetatable(require("chromatype").open_font("sub/ct-colr0.ttf"))
+fmt.__index = function() return function() return { path = "$O/secret.txt" } end end
+require("chromatype").canvas{width=4,height=4}:write(("%s"):format("x.png"))
+EOF
+"$CT" --sandbox patch2.lua >/dev/null 2>&1
+[ -e "$O/s.png" ] && bad "a patched string library wrote outside" || ok
+untouched "monkeypatched modules and metatables"
+printf 'package.loaded["chromatype.filter"] = {}\n' > pkg.lua
+expect 1 "attempt to index a nil value (global 'package')" "$CT" --sandbox pkg.lua
+printf 'table.insert(package.searchers, function() end)\n' > pkg2.lua
+expect 1 "global 'package'" "$CT" --sandbox pkg2.lua
+printf 'debug.sethook()\n' > dbg.lua
+expect 1 "attempt to index a nil value (global 'debug')" "$CT" --sandbox dbg.lua
+printf 'require "debug"\n' > dbg2.lua
+expect 1 "module 'debug' not found" "$CT" --sandbox dbg2.lua
+printf 'require "../outside/x"\n' > req.lua
+expect 1 "a module is named NAME or NAME.PART" "$CT" --sandbox req.lua
+printf 'return { ok = true }\n' > mymod.lua
+printf 'assert(require("mymod").ok)\nprint("local module")\n' > req2.lua
+expect 0 "local module" "$CT" --sandbox req2.lua
+
+# ---- filters that load filters ----------------------------------------------------------
+printf 'if os.execute then os.execute("touch %s/filter-ran") end\nreturn {}\n' "$O" > "$O/evil-filter.lua"
+BEFORE=$(snapshot)
+printf 'local F = require "chromatype.filter"\nassert(F.load("%s/evil-filter.lua"))\nreturn {}\n' "$O" > loader.lua
+expect 1 "sandbox: reading '$O/evil-filter.lua' refused" "$CT" --sandbox doc.xml -o a.pdf -f loader.lua
+printf 'return { Glyph = function(g) g.offset = 1 end }\n' > inner.lua
+printf 'local F = require "chromatype.filter"\nlocal f = assert(F.load("inner.lua"))\nreturn { Glyph = f.funcs.Glyph }\n' > outer.lua
+expect 0 "" "$CT" --sandbox doc.xml -o b.pdf -f outer.lua
+[ -s b.pdf ] && ok || bad "a filter loading a local filter wrote nothing"
+printf 'return { Glyph = function(g) if os.execute then os.execute("touch %s/g") end end }\n' "$O" > glyph.lua
+expect 0 "" "$CT" --sandbox doc.xml -o c.pdf -f glyph.lua
+untouched "filters that load filters"
+# the font command's stack script, once run outside the sandbox
+printf 'os.execute("touch %s/font-ran")\n' "$O" > stack.lua
+expect 1 "attempt to call a nil value (field 'execute')" "$CT" font stack.lua --sandbox -o f.ttf
+untouched "chromatype font with a stack script"
+
+# ---- bytecode ---------------------------------------------------------------------------
+printf 'os.execute("touch %s/bytecode")\n' "$O" > bc-src.lua
+luac5.4 -o bc.lua bc-src.lua
+expect 1 "attempt to load a binary chunk" "$CT" --sandbox bc.lua
+cp bc.lua bcmod.lua
+printf 'require "bcmod"\n' > bcreq.lua
+expect 1 "attempt to load a binary chunk" "$CT" --sandbox bcreq.lua
+expect 1 "attempt to load a binary chunk" "$CT" --sandbox doc.xml -o d.pdf -f bc.lua
+printf 'local f = io and io.open("bc.lua") \nassert(load(string.char(27) .. "Lua", "x", "b"))\n' > bcload.lua
+expect 1 "attempt to load a binary chunk" "$CT" --sandbox bcload.lua
+untouched "bytecode"
+
+# ---- limits that a script would dodge with pcall, coroutines, handlers, finalizers ---------
+L="--max-instructions 2000000"
+printf 'while true do pcall(function() while true do end end) end\n' > d1.lua
+expect 1 "instruction limit of 2000000 reached" timeout 30 "$CT" --sandbox $L d1.lua
+printf 'while true do coroutine.resume(coroutine.create(function() while true do end end)) end\n' > d2.lua
+expect 1 "instruction limit of 2000000 reached" timeout 30 "$CT" --sandbox $L d2.lua
+printf 'local co = coroutine.create(function() while true do pcall(function() while true do end end) end end)\nwhile true do coroutine.resume(co) end\n' > d3.lua
+expect 1 "instruction limit" timeout 30 "$CT" --sandbox $L d3.lua
+printf 'while true do xpcall(function() error("x") end, function() while true do end end) end\n' > d4.lua
+expect 1 "instruction limit" timeout 30 "$CT" --sandbox $L d4.lua
+# Lua runs no hook in __gc: the time limit's watchdog ends it
+printf 'setmetatable({}, { __gc = function() while true do end end })\nwhile true do pcall(collectgarbage) end\n' > d5.lua
+expect 124 "time limit of 2 s reached (--timeout); stopped" timeout 30 "$CT" --sandbox $L --timeout 2 d5.lua
+printf 'error(setmetatable({}, { __tostring = function() while true do end end }))\n' > d6.lua
+expect 1 "" timeout 30 "$CT" --sandbox $L d6.lua
+printf 'while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(100) .. i end end) end\n' > d7.lua
+expect 1 "Lua memory limit of 32 MiB reached" timeout 60 "$CT" --sandbox --max-memory 32M d7.lua
+printf 'while true do pcall(function() while true do end end) end\n' > d8.lua
+expect 1 "time limit of 1 s reached (--timeout)" timeout 30 "$CT" --sandbox --timeout 1 --max-instructions 1e15 d8.lua
+
+# ---- paths: links, '..', absolute, NUL, hard links --------------------------------------------
+ln -s "$O/font.ttf" sub/linked.ttf
+ln -s ct-colr0.ttf sub/inside.ttf
+printf 'local ct = require "chromatype"\nassert(ct.open_font("sub/inside.ttf"))\nprint("inside link")\n' > in.lua
+expect 0 "inside link" "$CT" --sandbox in.lua
+printf 'require("chromatype").open_font("sub/linked.ttf")\n' > s1.lua
+expect 1 "sandbox: reading 'sub/linked.ttf' refused (it leads outside" "$CT" --sandbox s1.lua
+printf 'require("chromatype").read_file("out/../../outside/secret.txt")\n' > s2.lua
+expect 1 "refused" "$CT" --sandbox s2.lua
+printf 'require("chromatype").read_file("../outside/secret.txt")\n' > s3.lua
+expect 1 "sandbox: reading '../outside/secret.txt' refused" "$CT" --sandbox s3.lua
+printf 'require("chromatype").read_file("%s/secret.txt")\n' "$O" > s4.lua
+expect 1 "sandbox: reading '$O/secret.txt' refused (outside the working directory" "$CT" --sandbox s4.lua
+printf 'require("chromatype").read_file("/etc/passwd")\n' > s5.lua
+expect 1 "sandbox: reading '/etc/passwd' refused" "$CT" --sandbox s5.lua
+printf 'local c = require("chromatype").canvas{width=4,height=4}\nc:image{"../outside/victim.png"}\n' > s6.lua
+expect 1 "refused" "$CT" --sandbox s6.lua
+printf 'local ct = require("chromatype")\nassert(ct.canvas{width=4,height=4}:write("%s/sub/abs.png"))\nprint("absolute inside")\n' "$W" > s7.lua
+expect 0 "absolute inside" "$CT" --sandbox s7.lua
+printf 'require("chromatype").open_font("sub/ct-colr0.ttf\\0/../../outside/font.ttf")\n' > n1.lua
+expect 1 "a file name with a NUL byte" "$CT" --sandbox n1.lua
+printf 'require("chromatype").canvas{width=4,height=4}:write("x.png\\0/../../outside/n.png")\n' > n2.lua
+expect 1 "a file name with a NUL byte" "$CT" --sandbox n2.lua
+printf 'local c = require("chromatype").canvas{width=4,height=4}\nc:image{"x.png\\0/../../outside/victim.png"}\n' > n3.lua
+expect 1 "a file name with a NUL byte" "$CT" --sandbox n3.lua
+ln "$O/secret.txt" hard.txt
+ln "$O/victim.png" hardw.png
+printf 'print(require("chromatype").read_file("hard.txt"))\n' > h1.lua
+expect 1 "sandbox: reading 'hard.txt' refused (the file has other names: hard links)" "$CT" --sandbox h1.lua
+printf 'assert(require("chromatype").canvas{width=4,height=4}:write("hardw.png"))\n' > h2.lua
+expect 0 "" "$CT" --sandbox h2.lua
+[ "$(cat "$O/victim.png")" = victim ] && ok || bad "a write through a hard link changed the file outside"
+untouched "links, '..', absolute paths, NUL bytes, hard links"
+
+# ---- fontconfig names that lead out -----------------------------------------------------------
+mkdir -p "$T/fcfonts" "$T/fccache"
+ln -s "$O/font.ttf" "$T/fcfonts/evil.ttf"
+cat > "$T/fonts.conf" <<EOF
+<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig><dir>$T/fcfonts</dir><cachedir>$T/fccache</cachedir></fontconfig>
+EOF
+FAMILY=$(FONTCONFIG_FILE="$T/fonts.conf" fc-list : family 2>/dev/null | head -1)
+if [ -n "$FAMILY" ]; then
+  printf 'local f, e = require("chromatype").open_font("%s")\nassert(f, e)\n' "$FAMILY" > fc.lua
+  expect 1 "sandbox: reading '$T/fcfonts/evil.ttf' refused" env FONTCONFIG_FILE="$T/fonts.conf" "$CT" --sandbox fc.lua
+  # the same name outside the sandbox finds the font: the refusal is the sandbox's
+  expect 0 "" env FONTCONFIG_FILE="$T/fonts.conf" "$CT" fc.lua
+else
+  bad "fontconfig found no font in $T/fcfonts (fc-list)"
+fi
+printf 'local f = require("chromatype").open_font("DejaVu Sans")\nassert(f:info().path:find("^/usr/share/fonts/"))\nprint("system font")\n' > sysfont.lua
+expect 0 "system font" "$CT" --sandbox sysfont.lua
+untouched "fontconfig"
+
+# ---- programs: ffmpeg and Ghostscript are not started ---------------------------------------------
+cat > video.lua <<'EOF'
+local ct = require "chromatype"
+local ok, err = ct.animate { width = 16, height = 16, fps = 2, frames = 2, output = "v.mp4",
+  draw = function(c) c:rect { 0, 0, 16, 16, fill = "#f00" } end }
+assert(ok, err)
+EOF
+expect 1 "sandbox: v.mp4: video is encoded by ffmpeg, a program a sandboxed run does not start" "$CT" --sandbox video.lua
+[ -e v.mp4 ] && bad "a refused video left v.mp4" || ok
+printf 'local c = require("chromatype").canvas{width=5,height=5}:ink("Teal=#008080")\nassert(c:write("p.pdf", { plates = "plates" }))\n' > gs.lua
+expect 1 "plates are drawn by Ghostscript, a program a sandboxed run does not start" "$CT" --sandbox gs.lua
+expect 1 "sandbox: --plates" "$CT" --sandbox doc.xml -o g.pdf --ink Teal=#008080 --plates "$O/plates"
+untouched "ffmpeg and Ghostscript"
+
+# ---- an output outside: handed back, and only it ------------------------------------------------
+printf 'local ct = require "chromatype"\nct.canvas{width=4,height=4}:write("%s/extra.png")\nreturn {}\n' "$O" > extra.lua
+expect 0 "" "$CT" --sandbox doc.xml -o "$O/doc.pdf" -f extra.lua
+[ -s "$O/doc.pdf" ] && ok || bad "the document's own -o outside was not written"
+[ -e "$O/extra.png" ] && bad "a filter wrote beside the handed output" || ok
+ls -a "$O" | grep -q chromatype-sandbox && bad "a scratch folder was left in $O" || ok
+rm -f "$O/doc.pdf"
+printf 'return { Glyph = function() error("no") end }\n' > fails.lua
+expect 1 "no" "$CT" --sandbox doc.xml -o "$O/doc.pdf" -f fails.lua
+[ -e "$O/doc.pdf" ] && bad "a failed run left its output" || ok
+ls -a "$O" | grep -q chromatype-sandbox && bad "a failed run left its scratch folder" || ok
+untouched "outputs handed back"
+
+# ---- the kernel's layers: the run is a confined child -----------------------------------------------
+printf 'local ct = require "chromatype"\nlocal t = os.clock()\nwhile not ct.file_exists("stop") and os.clock() - t < 20 do end\n' > wait.lua
+rm -f stop
+"$CT" --sandbox --max-instructions 1e15 wait.lua &
+pid=$!
+child= i=0
+while [ -z "$child" ] && [ $i -lt 50 ]; do child=$(pgrep -P $pid | head -1); i=$((i + 1)); sleep 0.1; done
+if [ -n "$child" ]; then
+  st=$(cat /proc/"$child"/status)
+  printf '%s' "$st" | grep -q "^NoNewPrivs:[[:space:]]*1" && ok || bad "the confined child has no no_new_privs"
+  printf '%s' "$st" | grep -q "^Seccomp:[[:space:]]*2" && ok || bad "the confined child has no seccomp filter"
+  printf '%s' "$st" | grep -q "^CapEff:[[:space:]]*0000000000000000" && ok || bad "the confined child keeps capabilities"
+else
+  bad "no confined child found under $pid"
+fi
+touch stop
+wait $pid && ok || bad "the waiting script failed"
+
+# ---- --watch: the files the confined run read come back ----------------------------------------------
+out=$(CHROMATYPE_WATCH_RUNS=1 "$CT" --sandbox --watch doc.xml -o w.pdf 2>&1)
+printf '%s' "$out" | grep -q "watching [2-9] files" && ok || bad "--watch --sandbox did not learn the inputs: $out"
+
+# ---- a batch's records in the sandbox --------------------------------------------------------------
+printf 'id\n1\n' > one.csv
+printf '%s\n' "$DOC" > t.xml
+expect 3 "refused" "$CT" batch t.xml --data one.csv -o "$O/b/{id}.pdf" --sandbox -q
+untouched "a batch"
+[ -e "$O/b" ] && bad "a batch made a folder outside" || ok
+
+finish
