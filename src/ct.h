@@ -47,8 +47,8 @@ const char *ct_status_string(ct_status_t status);
    ct_fs_restrict (a sandboxed run; set once, for the life of the process) a path is
    resolved beneath a root, never by its text: a relative path beneath the working
    directory (roots[0]), an absolute one beneath the root whose folder it names; '..' and
-   symbolic links may not lead out of the root (openat2 RESOLVE_BENEATH; without it every
-   symbolic link is refused), writing is only beneath writable roots, and a file with
+   symbolic links may not lead out of the root (openat2 RESOLVE_BENEATH, or the same walk in
+   userspace without it), writing is only beneath writable roots, and a file with
    other names (hard links) is not read except beneath system roots.  Refusals are
    CT_ERR_DENIED with a message "sandbox: reading 'PATH' refused (why)"; other failures
    CT_ERR_IO naming the path.  No function here prints, exits or longjmps. */

@@ -4,7 +4,8 @@
 # (Lua tests run in the chromatype executable, which closes its Lua state and so frees
 # everything; "still reachable" blocks of FreeType/fontconfig/cairo caches are not leaks.)
 B=${CT_BUILD:-build}
-VG="valgrind -q --suppressions=tests/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
+ROOT=$(pwd)
+VG="valgrind -q --suppressions=$ROOT/tests/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
 pass=0 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -37,4 +38,13 @@ run "$B/chromatype" font --layer examples/fonts/bungee-shade-latin.woff2=#0078bf
 run "$B/chromatype" font tests/fonts/ct-colr0-cff.otf -f 'shadow:steps=3' -o "$T/g.ttf"
 run "$B/chromatype" font tests/fonts/ct-colr1.ttf --format svg --text "$(printf '\356\200\200\356\200\201\356\200\207')" -o "$T/h.ttf"
 run "$B/chromatype" tests/lua/run.lua
+# the sandbox: a confined child forked by the command (valgrind knows neither Landlock nor
+# seccomp, so the run says so and goes on with the path rules), a font read, a PNG written
+mkdir "$T/sb" && cp tests/fonts/ct-colr0.ttf "$T/sb/"
+printf 'local ct = require "chromatype"\nlocal f = assert(ct.open_font("ct-colr0.ttf"))\nlocal c = ct.canvas { width = 200, height = 80 }\nc:text { "AB", font = f, x = 10, y = 60, size = 48 }\nassert(c:write("sb.png"))\nassert(#ct.read_file("sb.png") > 100)\n' > "$T/sb/sb.lua"
+CT=$(cd "$(dirname "$B/chromatype")" && pwd)/chromatype
+cd "$T/sb" || exit 1
+run "$CT" --sandbox sb.lua
+cd "$ROOT" || exit 1
+[ -s "$T/sb/sb.png" ] || { fail=$((fail + 1)); echo "valgrind: FAIL: the sandboxed run wrote no sb.png"; }
 echo "valgrind: $pass passed, $fail failed"

@@ -209,6 +209,10 @@ static void confine(const handed_t *h, unsigned nhanded) {
   sb.maps = maps;
   sb.nmaps = nhanded;
   if (ct_sandbox_enter(&sb, &rep, &err) != CT_OK) die(1, "%s", err.message);
+  if (!rep.seccomp)
+    fprintf(stderr, "%s: warning: sandbox: no seccomp filter here (the kernel, or valgrind, refuses it): "
+            "programs and sockets are kept out by the path rules%s only\n", progname,
+            rep.landlock_abi ? " and Landlock" : "");
 }
 
 /* ---- the parent --------------------------------------------------------------------------- */

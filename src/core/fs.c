@@ -4,8 +4,8 @@
 ** (a sandboxed run, ct_fs_restrict), a path is resolved beneath the root it names, never
 ** by its text: relative paths beneath the working directory, absolute ones beneath the
 ** root whose folder they start with, with openat2(RESOLVE_BENEATH) so that neither '..'
-** nor a symbolic link leads out of the root (where openat2 is missing, each component is
-** opened with O_NOFOLLOW and every symbolic link is refused).  Core layer.
+** nor a symbolic link leads out of the root (where openat2 is missing, the same walk is
+** done here, one O_NOFOLLOW component at a time).  Core layer.
 */
 #define _GNU_SOURCE   /* O_PATH */
 #include <dirent.h>
@@ -71,53 +71,90 @@ int ct_fs_restricted(void) { return fs.on; }
 
 /* ---- opening beneath a directory ------------------------------------------------------- */
 
-/* Opens `rel` beneath `dirfd` without leaving it: '..' above it and symbolic links that
-   lead out fail with EXDEV (ELOOP for magic links).  Without openat2, every symbolic
-   link fails. */
+/* Opens `rel` beneath `dirfd` without leaving it, as openat2(RESOLVE_BENEATH) does, for
+   kernels without it: component by component with O_NOFOLLOW, a folder stack for '..',
+   relative symbolic links spliced into the rest of the path (40 at most).  '..' above
+   `dirfd` and absolute links fail with EXDEV. */
+#define WALK_DEPTH 256
+#define WALK_LINKS 40
 static int open_walk(int dirfd, const char *rel, int flags, mode_t mode) {
-  char buf[PATH_MAX], *part, *next;
-  int cur = dirfd, fd;
-  if (strlen(rel) >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
-  strcpy(buf, rel);
-  part = buf;
+  char work[PATH_MAX * 2], comp[NAME_MAX + 1];
+  const char *rest;
+  int stack[WALK_DEPTH], depth = 0, links = 0, fd = -1, e = 0;
+  size_t i;
+  if (strlen(rel) >= sizeof work) { errno = ENAMETOOLONG; return -1; }
+  strcpy(work, rel);
+  rest = work;
+  stack[0] = dirfd;
   for (;;) {
-    while (*part == '/') part++;
-    next = strchr(part, '/');
-    if (next) {
-      *next++ = '\0';
-      while (*next == '/') next++;
-      if (!*next) next = NULL;   /* "a/b/": b is the last */
+    size_t n;
+    int last;
+    struct stat sb;
+    while (*rest == '/') rest++;
+    n = strcspn(rest, "/");
+    if (n > NAME_MAX) { e = ENAMETOOLONG; break; }
+    memcpy(comp, rest, n);
+    comp[n] = '\0';
+    rest += n;
+    while (*rest == '/') rest++;
+    last = *rest == '\0';
+    if (n == 0 || strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
+      if (comp[0] == '.' && comp[1] == '.') {
+        if (depth == 0) { e = EXDEV; break; }
+        close(stack[depth--]);
+      }
+      if (last) {
+        fd = openat(stack[depth], ".", flags, mode);
+        if (fd < 0) e = errno;
+        break;
+      }
+      continue;
     }
-    if (strcmp(part, "..") == 0) { fd = -1; errno = EXDEV; break; }
-    if (!next) {
-      fd = openat(cur, *part ? part : ".", flags | O_NOFOLLOW, mode);
-      if (fd < 0 && errno == ELOOP) errno = EXDEV;
+    if (fstatat(stack[depth], comp, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode)) {
+      char target[PATH_MAX], joined[PATH_MAX * 2];
+      ssize_t t = readlinkat(stack[depth], comp, target, sizeof target - 1);
+      if (t < 0) { e = errno; break; }
+      target[t] = '\0';
+      if (target[0] == '/') { e = EXDEV; break; }   /* an absolute link leaves the root */
+      if (++links > WALK_LINKS) { e = ELOOP; break; }
+      if ((size_t)snprintf(joined, sizeof joined, "%s/%s", target, rest) >= sizeof work) { e = ENAMETOOLONG; break; }
+      strcpy(work, joined);
+      rest = work;
+      continue;
+    }
+    if (last) {
+      fd = openat(stack[depth], comp, flags | O_NOFOLLOW, mode);
+      if (fd < 0) e = errno == ELOOP ? EXDEV : errno;   /* became a link meanwhile */
+      else if ((flags & O_PATH) && fstat(fd, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        close(fd);
+        fd = -1;
+        e = EXDEV;
+      }
       break;
     }
-    if (*part == '\0' || strcmp(part, ".") == 0) { part = next; continue; }
-    fd = openat(cur, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (depth + 1 >= WALK_DEPTH) { e = ENAMETOOLONG; break; }
+    fd = openat(stack[depth], comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-      struct stat sb;
-      int e = errno;
-      if (e == ENOTDIR && fstatat(cur, part, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode)) e = EXDEV;
-      errno = e;
+      e = errno == ENOTDIR && fstatat(stack[depth], comp, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode)
+          ? EXDEV : errno;
       break;
     }
-    if (cur != dirfd) close(cur);
-    cur = fd;
-    part = next;
+    stack[++depth] = fd;
+    fd = -1;
   }
-  if (cur != dirfd) {
-    int e = errno;
-    close(cur);
-    errno = e;
-  }
+  for (i = 1; i <= (size_t)depth; i++) close(stack[i]);
+  if (fd < 0) errno = e ? e : ENOENT;
   return fd;
 }
 
 static int open_beneath(int dirfd, const char *rel, int flags, mode_t mode) {
 #if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
-  static int no_openat2;
+  /* CHROMATYPE_FS_OPENAT2=0: the walk of old kernels, for tests (read once) */
+  static int no_openat2 = -1;
+  if (no_openat2 < 0) {
+    const char *e = getenv("CHROMATYPE_FS_OPENAT2");
+    no_openat2 = e && strcmp(e, "0") == 0;
+  }
   if (!no_openat2) {
     struct open_how how;
     int fd;

@@ -25,7 +25,13 @@ static HyphenDict *dict_for(const char *lang) {
   size_t k;
   HyphenDict *d = NULL;
   snprintf(tag, sizeof tag, "%s", lang && *lang ? lang : "en_US");
-  for (k = 0; tag[k]; k++) if (tag[k] == '-') tag[k] = '_';
+  for (k = 0; tag[k]; k++) {
+    if (tag[k] == '-') tag[k] = '_';
+    /* a language tag names a dictionary file: letters, digits and '_' only */
+    if (!((tag[k] >= 'a' && tag[k] <= 'z') || (tag[k] >= 'A' && tag[k] <= 'Z') ||
+          (tag[k] >= '0' && tag[k] <= '9') || tag[k] == '_'))
+      return NULL;
+  }
   for (i = 0; i < ndicts; i++)
     if (strcmp(dicts[i].lang, tag) == 0) return dicts[i].dict;
   snprintf(path, sizeof path, "%s/hyph_%s.dic", CT_HYPHEN_DIR, tag);

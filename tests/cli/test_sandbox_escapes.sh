@@ -284,6 +284,30 @@ fi
 touch stop
 wait $pid && ok || bad "the waiting script failed"
 
+# ---- each layer alone: as on a kernel without Landlock, and without openat2 -------------------------
+NL="env CHROMATYPE_SANDBOX_LANDLOCK=0"
+expect 0 "this kernel has no Landlock" $NL "$CT" --sandbox in.lua
+[ "$($NL "$CT" --sandbox in.lua 2>&1 | grep -c 'no Landlock')" = 1 ] && ok || bad "the Landlock warning is not said once"
+$NL "$CT" --sandbox evil.lua >/dev/null 2>&1
+[ -e "$O/pwned.txt" ] && bad "without Landlock, F.env = nil; F.load ran a command" || ok
+expect 1 "sandbox: writing 'out/x.png' refused" $NL "$CT" --sandbox link.lua
+expect 1 "sandbox: reading '$O/secret.txt' refused" $NL "$CT" --sandbox s4.lua
+expect 1 "refused (the file has other names" $NL "$CT" --sandbox h1.lua
+NO2="env CHROMATYPE_FS_OPENAT2=0"
+printf 'local ct = require "chromatype"\nassert(ct.open_font("sub/ct-colr0.ttf"))\nassert(ct.canvas{width=4,height=4}:write("sub/w.png"))\nprint("plain paths")\n' > plain.lua
+expect 0 "plain paths" $NO2 "$CT" --sandbox plain.lua
+expect 1 "sandbox: writing 'out/x.png' refused" $NO2 "$CT" --sandbox link.lua
+expect 1 "sandbox: reading 'sub/linked.ttf' refused" $NO2 "$CT" --sandbox s1.lua
+expect 1 "sandbox: reading '../outside/secret.txt' refused" $NO2 "$CT" --sandbox s3.lua
+expect 0 "inside link" $NO2 "$CT" --sandbox in.lua   # the walk follows links that stay inside
+printf 'local ct = require "chromatype"\nassert(ct.canvas{width=5,height=5}:write("sub/../out/x.png"))\n' > dotlink.lua
+expect 1 "sandbox: writing 'sub/../out/x.png' refused" $NO2 "$CT" --sandbox dotlink.lua
+ln -s ../../outside sub/upout
+printf 'local ct = require "chromatype"\nprint(ct.read_file("sub/upout/secret.txt"))\n' > upout.lua
+expect 1 "sandbox: reading 'sub/upout/secret.txt' refused" $NO2 "$CT" --sandbox upout.lua
+expect 1 "sandbox: reading 'sub/upout/secret.txt' refused" "$CT" --sandbox upout.lua
+untouched "each layer alone"
+
 # ---- --watch: the files the confined run read come back ----------------------------------------------
 out=$(CHROMATYPE_WATCH_RUNS=1 "$CT" --sandbox --watch doc.xml -o w.pdf 2>&1)
 printf '%s' "$out" | grep -q "watching [2-9] files" && ok || bad "--watch --sandbox did not learn the inputs: $out"
