@@ -21,27 +21,32 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-proto
 # Recursive (=): expanded when a recipe runs, after build/deps.stamp installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -fPIC $(WARN) $(CFLAGS) -Isrc $(PKG_CFLAGS) -MMD -MP \
              -DCT_FILTER_DIR='"$(FILTERDIR)"'
-# The PDF pass (src/core/pdfpass.cc) is C++: qpdf's content-stream tokenizer and token
+# The PDF pass (src/write/pdf/pdfpass.cc) is C++: qpdf's content-stream tokenizer and token
 # filters are in its C++ API only.  The same warnings, less those that are C's alone.
 CXX     ?= c++
 CXXWARN := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wformat=2 -Wvla
-ALL_CXXFLAGS = -std=c++17 -fPIC $(CXXWARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_CXXFLAGS = -std=c++17 -fPIC $(CXXWARN) $(CFLAGS) -Isrc $(PKG_CFLAGS) -MMD -MP
 # libhyphen and giflib ship no pkg-config file (Debian 12): linked by name
 LDLIBS    += -lhyphen -lgif -lm -lstdc++
 
 B := build
-CORE_SRC := $(wildcard src/core/*.c)
-CORE_CXX := $(wildcard src/core/*.cc)
+# The core, one folder per pipeline stage, bottom up (docs/ARCHITECTURE.md): a folder
+# includes only the doors of the folders before it (tools/layers.lua checks, in make check).
+STAGES   := base font text paint glyph/svg glyph page write/png write/pdf write motion fontmake
+CORE_SRC := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
+CORE_CXX := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.cc))
 LUA_SRC  := $(wildcard src/lua/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 LUA_LIB  := $(wildcard lua/chromatype/*.lua)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
-EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/preload.o
-TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/test_*.c))
+# the executable's Lua library: its sources embedded and the loader serving them
+EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/cli/embed/preload.o
+# unit tests of the core, in folders as the stages are (tests/c/STAGE/test_*.c)
+TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/*/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
 .PHONY: all demo check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
@@ -69,7 +74,7 @@ $(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
 	lua5.4 tools/embed.lua $@ $(foreach f,$(LUA_LIB),$(subst /,.,$(patsubst lua/%.lua,%,$(f)))=$(f))
 
 $(B)/src/embedded_lua.o: $(B)/src/embedded_lua.c
-	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Isrc/cli/embed -c $< -o $@
 
 $(B)/chromatype: $(CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
@@ -81,18 +86,18 @@ $(B)/lua/chromatype/core.so: $(BIND_OBJ) $(CORE_OBJ)
 
 # Tests that compile a core file themselves, with small limits: TEST,FILE
 define self_test
-$(B)/tests/$(1): tests/c/$(1).c src/core/$(2).c $(filter-out $(B)/src/core/$(2).o,$(CORE_OBJ)) | $(B)/deps.stamp
+$(B)/tests/$(1): tests/c/$(1).c src/$(2).c $(filter-out $(B)/src/$(2).o,$(CORE_OBJ)) | $(B)/deps.stamp
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_CFLAGS) -Isrc -Isrc/core -o $$@ $$< $(filter-out $(B)/src/core/$(2).o,$(CORE_OBJ)) $$(PKG_LIBS) $$(LDLIBS)
+	$$(CC) $$(ALL_CFLAGS) -Itests/c -o $$@ $$< $(filter-out $(B)/src/$(2).o,$(CORE_OBJ)) $$(PKG_LIBS) $$(LDLIBS)
 endef
-$(eval $(call self_test,test_limits,canvas))
-$(eval $(call self_test,test_woffcache,font))
-$(eval $(call self_test,test_inks,output))
-$(eval $(call self_test,test_intern,intern))
+$(eval $(call self_test,page/test_limits,page/canvas))
+$(eval $(call self_test,font/test_woffcache,font/font))
+$(eval $(call self_test,write/test_inks,write/output))
+$(eval $(call self_test,paint/test_intern,paint/intern))
 
 $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 demo: all
 	@mkdir -p out
@@ -173,9 +178,9 @@ FUZZ_TARGETS := font svg xml cli
 FUZZ_SECONDS ?= 60
 FZ := build-fuzz
 FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-               -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/core -I$(B)/src \
+               -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/cli/embed -I$(B)/src \
                -DCT_FILTER_DIR='"$(FILTERDIR)"'
-FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(CORE_CXX:%.cc=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/preload.o
+FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(CORE_CXX:%.cc=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/cli/embed/preload.o
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
 fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg
@@ -228,10 +233,10 @@ $(B)/cli-fuzz/%.o: src/cli/%.c | $(B)/deps.stamp
 	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -c $< -o $@
 $(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -Isrc -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(B)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -Isrc/core -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 fuzz-regress: $(FUZZ_DRIVERS)
 	@for t in $(FUZZ_TARGETS); do \

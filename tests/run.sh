@@ -20,7 +20,7 @@ run() {   # run one suite, echo its output, keep its result lines and its exit s
   fi
 }
 
-for t in "$B"/tests/test_*; do
+for t in "$B"/tests/*/test_*; do
   case "$t" in *.d) continue ;; esac
   [ -x "$t" ] && run "$t"
 done

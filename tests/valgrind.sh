@@ -13,7 +13,7 @@ run() {
   if $VG "$@" > "$T/out" 2>&1; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "valgrind: FAIL: $*"; tail -30 "$T/out"; fi
 }
-for t in "$B"/tests/test_*; do case "$t" in *.d) continue ;; esac; run "$t"; done
+for t in "$B"/tests/*/test_*; do case "$t" in *.d) continue ;; esac; run "$t"; done
 run "$B/chromatype" view tests/fonts/twemoji-colr0.woff2 --unicodes=U+1F308,U+263A -o "$T/a.png"
 run "$B/chromatype" view tests/fonts/ct-colr0.woff2 ABCD --font-palette=dark -o "$T/a.pdf"
 run "$B/chromatype" view tests/fonts/ct-colr0.ttf ABCD --custom-palette=0=00FF00FF -o "$T/a.svg"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../lua/l_limits.h"
+#include "lua/l_limits.h"
 
 static const char usage_batch[] =
   "usage: chromatype batch TEMPLATE --data RECORDS -o PATTERN [OPTIONS]\n"

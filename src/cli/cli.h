@@ -8,7 +8,7 @@
 
 #include <lua.h>
 
-#include "../ct.h"
+#include "ct.h"
 
 #define EXIT_USAGE 2
 

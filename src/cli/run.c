@@ -12,10 +12,10 @@
 #include <lualib.h>
 
 #include "cli.h"
-#include "../preload.h"
-#include "../lua/l_limits.h"
-#include "../lua/l_sandbox.h"
-#include "../core/ct-limits.h"
+#include "cli/embed/preload.h"
+#include "lua/l_limits.h"
+#include "lua/l_sandbox.h"
+#include "base/ct-limits.h"
 
 #ifndef CT_FILTER_DIR
 #define CT_FILTER_DIR "/usr/local/share/chromatype/filters"

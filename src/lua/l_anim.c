@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "l_aux.h"
-#include "../core/ct-limits.h"
+#include "base/ct-limits.h"
 
 #define CT_ANIM_MT "chromatype.Animation"
 

@@ -9,7 +9,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#include "../ct.h"
+#include "ct.h"
 
 #define CT_FONT_MT     "chromatype.Font"
 #define CT_CANVAS_MT   "chromatype.Canvas"
@@ -129,6 +129,7 @@ void lct_pushpaint(lua_State *L, const ct_paint_t *paint, const ct_font_t *font)
    table at the top.  [-0, +0] */
 void lct_open_font(lua_State *L);
 void lct_open_canvas(lua_State *L);
+void lct_open_png(lua_State *L);   /* l_png.c */
 void lct_open_paint(lua_State *L);
 void lct_open_fontbuild(lua_State *L);
 void lct_open_anim(lua_State *L);

@@ -13,7 +13,7 @@
 #include "l_aux.h"
 #include "l_core.h"
 #include "l_xml.h"
-#include "../core/ct-limits.h"
+#include "base/ct-limits.h"
 
 /* Registry key of the warning handler: a function, false (ignore) or nil (stderr). */
 static const char warning_key = 'w';
@@ -401,6 +401,7 @@ int luaopen_chromatype_core(lua_State *L) {
   lct_open_paint(L);
   lct_open_font(L);
   lct_open_canvas(L);
+  lct_open_png(L);
   lct_open_xml(L);
   lct_open_fontbuild(L);
   lct_open_anim(L);

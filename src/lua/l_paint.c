@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "l_aux.h"
-#include "../core/ct-limits.h"
+#include "base/ct-limits.h"
 
 /* ---- boxes owning C nodes while Lua code may raise ------------------------------- */
 

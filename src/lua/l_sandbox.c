@@ -16,7 +16,7 @@
 
 #include "l_aux.h"
 #include "l_sandbox.h"
-#include "../core/ct-limits.h"
+#include "base/ct-limits.h"
 
 #define DIRS_KEY "chromatype.sandbox_dirs"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Escapes from --sandbox, tried as an attacker would (the hostile inputs of the command
-# line, beside tests/c/test_hostile.c and tests/c/test_fs.c): library modules and
+# line, beside tests/c/glyph/test_hostile.c and tests/c/base/test_fs.c): library modules and
 # metatables changed for the host, package and debug, filters that load filters, bytecode,
 # coroutines and error handlers that would dodge the limits, symbolic links to files and
 # folders, '..', absolute paths, NUL bytes, hard links, fontconfig names that lead out,

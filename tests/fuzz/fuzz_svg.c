@@ -12,7 +12,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "ct-private.h"
+#include "glyph/svg/svg-private.h"
 
 /* ct_smil_check on every animation element (those it refuses go, as in the sanitizer). */
 static void check_all(xmlNodePtr n) {

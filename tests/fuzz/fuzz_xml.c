@@ -14,7 +14,7 @@
 #include <lualib.h>
 
 #include "lua/l_limits.h"
-#include "preload.h"
+#include "cli/embed/preload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
