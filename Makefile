@@ -49,7 +49,7 @@ EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/cli/embed/preload.o
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/*/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 
-.PHONY: all demo check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
+.PHONY: all demo demo-run check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
 all: $(B)/chromatype $(B)/lua/chromatype/core.so
 
@@ -100,30 +100,36 @@ $(B)/tests/%: tests/c/%.c $(CORE_OBJ) | $(B)/deps.stamp
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 demo: all
+	@$(MAKE) --no-print-directory demo-run
+
+# The demo's renders with any executable (DEMO_CT=...), into out/: tools/same-output.sh
+# runs it with two builds and compares what they wrote.
+DEMO_CT ?= $(B)/chromatype
+demo-run:
 	@mkdir -p out
 	@for f in examples/*.lua; do \
 	  echo "demo: $$f"; \
-	  $(B)/chromatype $$f || exit 1; \
+	  $(DEMO_CT) $$f || exit 1; \
 	done
 	@for f in examples/*.xml; do \
 	  echo "demo: $$f"; \
-	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).pdf || exit 1; \
-	  $(B)/chromatype $$f -o out/$$(basename $$f .xml).png || exit 1; \
+	  $(DEMO_CT) $$f -o out/$$(basename $$f .xml).pdf || exit 1; \
+	  $(DEMO_CT) $$f -o out/$$(basename $$f .xml).png || exit 1; \
 	done
 	@echo "demo: examples/motion-poster.xml in motion, out/motion-poster.webp and .gif (docs/motion.md)"
-	@$(B)/chromatype examples/motion-poster.xml -o out/motion-poster.webp
-	@$(B)/chromatype examples/motion-poster.xml -o out/motion-poster.gif
+	@$(DEMO_CT) examples/motion-poster.xml -o out/motion-poster.webp
+	@$(DEMO_CT) examples/motion-poster.xml -o out/motion-poster.gif
 	@echo "demo: view --animate, a variable COLRv1 font's sweep axis and palettes, out/view-animate.gif"
-	@$(B)/chromatype view tests/fonts/ct-colr1-var.ttf "$$(printf '\356\200\203\356\200\201\356\200\202')" \
+	@$(DEMO_CT) view tests/fonts/ct-colr1-var.ttf "$$(printf '\356\200\203\356\200\201\356\200\202')" \
 	  --font-size 96 --animate SWPS=0:360 --animate palette=0:1:0 --ease in-out --duration 2 --fps 20 -o out/view-animate.gif
 	@if command -v ffmpeg >/dev/null 2>&1; then echo "demo: examples/motion.lua as video, out/motion.mp4"; \
-	  $(B)/chromatype examples/motion.lua out/motion.mp4 >/dev/null || exit 1; fi
+	  $(DEMO_CT) examples/motion.lua out/motion.mp4 >/dev/null || exit 1; fi
 	@echo "demo: examples/riso-poster.xml in three spot inks, plates in out/riso-plates/"
-	@$(B)/chromatype examples/riso-poster.xml -o out/riso-poster.pdf --inks-only --plates out/riso-plates
+	@$(DEMO_CT) examples/riso-poster.xml -o out/riso-poster.pdf --inks-only --plates out/riso-plates
 	@echo "demo: the poster's <stack> as a color font, out/riso-chromatic.woff2 (docs/fonts.md)"
-	@$(B)/chromatype font examples/riso-poster.xml --palette 'Night:0=#1d3557,1=#f1faee,2=#e63946' \
+	@$(DEMO_CT) font examples/riso-poster.xml --palette 'Night:0=#1d3557,1=#f1faee,2=#e63946' \
 	  --palette-type dark -o out/riso-chromatic.woff2
-	@$(B)/chromatype view out/riso-chromatic.woff2 'RISO PRINT' --font-size 120 -o out/riso-chromatic.png
+	@$(DEMO_CT) view out/riso-chromatic.woff2 'RISO PRINT' --font-size 120 -o out/riso-chromatic.png
 	@if command -v ots-sanitize >/dev/null 2>&1; then \
 	  ots-sanitize out/riso-chromatic.woff2 /dev/null >/dev/null && echo "demo: ots-sanitize accepts the font"; fi
 	@# every PDF must be valid for preflight tools and RIPs, not only for readers

@@ -1,5 +1,6 @@
 /*
-** ct.h: the one public header of the chromatype core (src/core/).
+** ct.h: the one public header of the chromatype core (src/base/ ... src/fontmake/),
+** grouped by stage (docs/ARCHITECTURE.md).
 ** Fonts, palettes, paint trees, shaping and canvases; pure C, no Lua.
 ** Nothing here prints or exits; no function longjmps.  See LICENSE.
 */
@@ -16,7 +17,9 @@ extern "C" {
 
 #define CT_VERSION_STRING "0.1.0"
 
-/* ---- status and errors ------------------------------------------------ */
+/* ==== base (src/base/) ===================================================
+
+   ---- status and errors ------------------------------------------------ */
 
 typedef enum {
   CT_OK = 0,
@@ -40,7 +43,7 @@ typedef struct {
 
 const char *ct_status_string(ct_status_t status);
 
-/* ---- files (fs.c) ----------------------------------------------------- */
+/* ---- files (base/fs.c) ------------------------------------------------ */
 
 /* Every file the core and the bindings open, create, rename, remove or list goes through
    these.  Unrestricted (the default) they are the plain POSIX calls.  After
@@ -88,7 +91,7 @@ int ct_fs_unlink(const char *path);   /* 0, or -1 with errno */
 ct_status_t ct_fs_mkdir(const char *path, ct_error_t *err);
 ct_status_t ct_fs_mkdirs(const char *path, ct_error_t *err);
 
-/* ---- the sandbox (sandbox.c) ---------------------------------------------- */
+/* ---- the sandbox (base/sandbox.c) -------------------------------------- */
 
 /* Confines this process for good (Linux): the path rules of fs.c with the working
    directory `cwd` read and written, `read` folders read (the script's, the ready filters')
@@ -120,7 +123,9 @@ ct_status_t ct_sandbox_enter(const ct_sandbox_t *sb, ct_sandbox_report_t *report
 /* The kernel's Landlock ABI version, 0 without Landlock. */
 int ct_sandbox_landlock_abi(void);
 
-/* ---- colors ----------------------------------------------------------- */
+/* ==== font (src/font/) ===================================================
+
+   ---- colors ----------------------------------------------------------- */
 
 typedef struct { double r, g, b, a; } ct_rgba_t;   /* straight alpha, 0..1 */
 
@@ -239,7 +244,7 @@ unsigned ct_font_get_svg_animation(ct_font_t *font, int gid, double *duration);
 /* The font's duration as above (every document), 0 when it has no SVG animations. */
 double   ct_font_get_svg_animation_duration(ct_font_t *font);
 
-/* ---- palettes (CPAL) -------------------------------------------------- */
+/* ---- palettes (CPAL; font/palette.c) ---------------------------------- */
 
 unsigned ct_font_get_palette_count(ct_font_t *font);
 unsigned ct_font_get_palette_entry_count(ct_font_t *font);
@@ -260,7 +265,9 @@ typedef struct {
   ct_rgba_t color;
 } ct_palette_override_t;
 
-/* ---- the paint tree --------------------------------------------------- */
+/* ==== paint (src/paint/; trees made by src/glyph/) =======================
+
+   ---- the paint tree --------------------------------------------------- */
 
 typedef enum {
   CT_PAINT_LAYERS = 0,   /* children bottom to top */
@@ -413,7 +420,9 @@ int         ct_format_from_name(const char *name);   /* -1 if unknown */
 ct_paint_t *ct_font_get_glyph_paint(ct_font_t *font, unsigned gid, ct_format_t format,
                                     ct_error_t *err);
 
-/* ---- shaping ---------------------------------------------------------- */
+/* ==== text (src/text/) ===================================================
+
+   ---- shaping ---------------------------------------------------------- */
 
 typedef enum { CT_DIR_AUTO = 0, CT_DIR_LTR, CT_DIR_RTL, CT_DIR_TTB, CT_DIR_BTT } ct_direction_t;
 
@@ -477,7 +486,9 @@ ct_status_t ct_script_runs(const char *utf8, size_t len, ct_script_run_t **out, 
 ct_status_t ct_hyphenate(const char *word, size_t len, const char *language, size_t **out,
                          unsigned *count, ct_error_t *err);
 
-/* ---- canvases and output ---------------------------------------------- */
+/* ==== page and write (src/page/, src/write/) =============================
+
+   ---- canvases and output ---------------------------------------------- */
 
 typedef struct ct_canvas ct_canvas_t;
 
@@ -574,7 +585,7 @@ typedef enum {
 ct_status_t ct_canvas_draw_image(ct_canvas_t *canvas, const char *path, double x, double y,
                                  double w, double h, ct_fit_t fit, ct_error_t *err);
 
-/* ---- spot inks (ink.c; docs/pdf.md) ------------------------------------------
+/* ---- spot inks (paint/ink.c, written by write/pdf/; docs/pdf.md) -------------
    An ink is printed from its own plate.  Its screen color says what it looks like; every
    paint whose color equals it is written to PDF in the ink's Separation color space, a
    lighter color of the same hue (or the ink's color with an alpha) as a tint of it. */
@@ -669,7 +680,9 @@ ct_status_t ct_canvas_rasterize(ct_canvas_t *canvas, unsigned page, double dpi, 
    else returns 0.  For a rerun that clears what a killed run left (batch --resume). */
 int ct_file_temp_target(const char *name, char *target, size_t size);
 
-/* ---- making fonts (fontbuild.c) ------------------------------------------ */
+/* ==== fontmake (src/fontmake/) ===========================================
+
+   ---- making fonts (fontmake/fontbuild.c) ------------------------------ */
 
 /* Writes an OpenType font from a lead font: its glyphs keep their ids (so its GSUB, GPOS
    and GDEF keep working), glyphs the color glyphs draw from other fonts are added, color
@@ -713,7 +726,9 @@ unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *text, unsigned *
 ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
                                   const ct_font_write_options_t *opts, ct_error_t *err);
 
-/* ---- animations (anim.c) ------------------------------------------------ */
+/* ==== motion (src/motion/) ===============================================
+
+   ---- animations (motion/anim.c) --------------------------------------- */
 
 /* An animation written frame by frame (each a canvas page, rasterized and encoded as it
    comes, never all in memory) to a temporary file renamed by ct_anim_finish. */

@@ -1,6 +1,6 @@
 --- chromatype.fontmake: color fonts made from what chromatype draws.
 -- `ct.save_font(source, path, opts)` writes an OpenType font (TTF, or WOFF2 by the path's
--- extension or `woff2 = true`) through the core's font writer (src/core/fontbuild.c):
+-- extension or `woff2 = true`) through the core's font writer (src/fontmake/fontbuild.c):
 --
 --  1. a **stack** (a Stack, as `ct.stack` and `<stack>` make them): one color glyph per
 --     lead glyph, one layer per stack layer in the stack's color (a CPAL entry, labelled

@@ -135,7 +135,7 @@ void lct_open_fontbuild(lua_State *L);
 void lct_open_anim(lua_State *L);
 
 /* A file name argument: a string without NUL bytes, not empty (raises otherwise).  The
-   files themselves are checked where they are opened (src/core/fs.c). */
+   files themselves are checked where they are opened (src/base/fs.c). */
 const char *lct_checkpath(lua_State *L, int arg);
 const char *lct_optpath(lua_State *L, int arg, const char *def);
 

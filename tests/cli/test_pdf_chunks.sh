@@ -1,5 +1,5 @@
 #!/bin/sh
-# A long streamed PDF finished in chunks and joined (src/core/pdfjoin.cc), judged against the
+# A long streamed PDF finished in chunks and joined (src/write/pdf/pdfjoin.cc), judged against the
 # same document written as one chunk: CHROMATYPE_PDF_CHUNK (a testing knob) makes a document
 # of 25 pages three chunks.  qpdf --check, the page count, each page's text (pdftotext) and
 # pixels (pdftoppm, imgcmp), the metadata and page boxes (pdfinfo), a spot ink's plates of a

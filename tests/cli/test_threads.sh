@@ -1,5 +1,5 @@
 #!/bin/sh
-# PNG pages drawn in bands and compressed in pieces on several threads (src/core/bands.c,
+# PNG pages drawn in bands and compressed in pieces on several threads (src/page/bands.c,
 # png.c, deflate.c): the same bytes for 1, 2 and 4 threads and the default, for a sheet of
 # 1,000 distinct emoji and for a page that takes every drawing path (tests/cli/threads/
 # page.lua) at 300 dpi, opaque (RGB) and without a background (RGBA), through --threads,

@@ -1,4 +1,4 @@
-/* test_woff2.c: WOFF2 decoding through Google's reference decoder (src/core/woff2.cc).
+/* test_woff2.c: WOFF2 decoding through Google's reference decoder (src/font/woff2.cc).
    The fonts come from tests/fonts/make_woff2.py.
 
    ct-overlap.woff2 carries the glyf transform's overlapSimpleBitmap (optionFlags bit 0).

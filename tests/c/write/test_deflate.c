@@ -1,5 +1,5 @@
 /*
-** test_deflate.c: the PNG row encoder (src/core/deflate.c) against zlib's inflate: pieces
+** test_deflate.c: the PNG row encoder (src/write/png/deflate.c) against zlib's inflate: pieces
 ** of every kind of data (runs, pixel repeats, noise that needs stored blocks, one byte,
 ** skewed literals that need codes longer than 15 bits before the limit), for 3 and 4
 ** bytes a pixel, joined in order into one stream that must inflate to the input exactly

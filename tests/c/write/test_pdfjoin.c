@@ -1,5 +1,5 @@
 /*
-** test_pdfjoin.c: the PDF joiner (src/core/pdfjoin.cc) on small chunks written here by
+** test_pdfjoin.c: the PDF joiner (src/write/pdf/pdfjoin.cc) on small chunks written here by
 ** hand: pages renumbered under one page tree, what the chunk's /Pages node held pushed onto
 ** its pages, a stream two chunks hold written once, the first chunk's catalog entries, /Info
 ** and version (a later chunk's higher one in the catalog), names that need escapes, and the
