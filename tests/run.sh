@@ -42,6 +42,8 @@ run sh tests/cli/test_anim_video.sh
 run sh tests/cli/test_doc_animate.sh
 run sh tests/cli/test_threads.sh
 run "$B"/chromatype tests/lua/run.lua
+# the tree keeps its shape: stages, doors, no circle, sizes (docs/ARCHITECTURE.md)
+run lua5.4 tools/layers.lua "$B"
 # the fuzz targets on their seeds and on every input a fuzzer once crashed on (tests/fuzz)
 for t in font svg xml cli; do
   case $t in

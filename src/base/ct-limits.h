@@ -1,5 +1,5 @@
 /*
-** ct-limits.h: every limit of the core in one place (core layer).
+** ct-limits.h: every limit of the core in one place (base stage).
 ** Each is #ifndef-guarded, so a build may override it with -D.
 */
 #ifndef CT_LIMITS_H

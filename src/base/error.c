@@ -1,6 +1,6 @@
 /*
 ** error.c: status codes, error detail, FreeType error names, small parsers.
-** Core layer.
+** Base stage: knows no font, paint or page.
 */
 #include <stdarg.h>
 #include <stdio.h>

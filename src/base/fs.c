@@ -5,7 +5,7 @@
 ** by its text: relative paths beneath the working directory, absolute ones beneath the
 ** root whose folder they start with, with openat2(RESOLVE_BENEATH) so that neither '..'
 ** nor a symbolic link leads out of the root (where openat2 is missing, the same walk is
-** done here, one O_NOFOLLOW component at a time).  Core layer.
+** done here, one O_NOFOLLOW component at a time).  Base stage: knows no font, paint or page.
 */
 #define _GNU_SOURCE   /* O_PATH */
 #include <dirent.h>

@@ -2,7 +2,7 @@
 ** parallel.c: the process's thread count (--threads, ct_set_threads, CHROMATYPE_THREADS,
 ** else the cores) and a parallel loop over numbered jobs on that many threads.  The jobs of
 ** a loop are fixed before it starts and each writes only its own result, so threads change
-** who does the work, never the output.  Core layer.
+** who does the work, never the output.  Base stage: knows no font, paint or page.
 */
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 ** own folders, fonts and system libraries read, nothing executed; no TCP, no signals or
 ** abstract sockets outside the sandbox where the kernel has them), and a seccomp filter
 ** (no execve, no sockets, no namespaces, links, ptrace or kernel keys).  Capabilities are
-** dropped and no_new_privs set first.  Linux only.  Core layer.
+** dropped and no_new_privs set first.  Linux only.  Base stage: knows no font, paint or page.
 */
 #define _GNU_SOURCE   /* O_PATH */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /*
 ** sfnt.c: bytes in OpenType's order and the sfnt container: the table directory, the
-** checksums and head's checkSumAdjustment.  Core layer (the font writer).
+** checksums and head's checkSumAdjustment.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
 */
 #include <stdlib.h>
 #include <string.h>

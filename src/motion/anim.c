@@ -4,7 +4,7 @@
 ** WebPEncode makes each frame's changed rectangle, streamed to the file as an ANMF chunk), one PNG per frame, and GIF and video through the writers
 ** of animwriters.h.  Frames are canvas pages rasterized
 ** as they come; the file goes to a temporary name and is renamed when finished, so a
-** failure (a full disk, an error in a frame) leaves no half-written animation.  Core layer.
+** failure (a full disk, an error in a frame) leaves no half-written animation.  Motion stage: stands on the writers; knows no font making.
 */
 #include <errno.h>
 #include <math.h>

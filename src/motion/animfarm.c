@@ -5,7 +5,7 @@
 ** them to the encoder (anim.c), so a worker waits when it is more than a pipe ahead and
 ** memory holds one frame per process whatever the frame count.  Warnings travel up the same
 ** pipes and are delivered once per animation.  With one worker, frames are drawn here.
-** Core layer.
+** Motion stage: stands on the writers; knows no font making.
 */
 #include <errno.h>
 #include <signal.h>

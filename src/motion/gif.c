@@ -3,7 +3,7 @@
 ** the whole animation, made by our own median cut refined by k-means over a histogram of
 ** the sample frames at 5 bits per channel (or the exact colors, when they fit); frames
 ** written as the rectangle that changed, each held until the next says how to dispose it.
-** Core layer.
+** Motion stage: stands on the writers; knows no font making.
 */
 #include <errno.h>
 #include <math.h>

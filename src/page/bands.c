@@ -1,6 +1,6 @@
 /*
-** bands.c: a page rasterized in horizontal bands on several threads.  Core layer, between
-** canvas.c (the display list) and output.c (PNG files, animation frames).
+** bands.c: a page rasterized in horizontal bands on several threads.  Page stage,
+** between canvas.c (the display list) and the writers (PNG files, animation frames).
 **
 ** Every band is BAND_ROWS device rows of the one image, drawn through its own cairo context
 ** (a surface on those rows, moved up by whole pixels), so threads only change which band

@@ -7,8 +7,8 @@
 ** equal to an object written before (bytes and references) is found by its hash and shared:
 ** what every chunk repeats (recorded glyphs, their resources, graphics states, font programs
 ** of the same glyphs) is written once.  What stays in memory grows by an offset an object, a
-** number a page and a hash entry for each object but pages and their contents.  Core layer;
-** callable from C (pdfjoin.h).
+** number a page and a hash entry for each object but pages and their contents.  Write stage
+** (PDF): knows no page or canvas, only PDF files; callable from C (pdfjoin.h).
 */
 #define POINTERHOLDER_TRANSITION 4
 #include <qpdf/Buffer.hh>

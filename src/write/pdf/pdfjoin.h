@@ -1,7 +1,7 @@
 /*
 ** pdfjoin.h: a long PDF written as finished chunks joined one after the other
-** (pdfjoin.cc, reading each chunk with qpdf, one at a time).  Core layer, private;
-** callable from C.
+** (pdfjoin.cc, reading each chunk with qpdf, one at a time).  Write stage (PDF),
+** reached through pdf.h; callable from C.
 */
 #ifndef CT_PDFJOIN_H
 #define CT_PDFJOIN_H

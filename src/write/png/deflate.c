@@ -1,6 +1,6 @@
 /*
 ** deflate.c: a fast DEFLATE encoder (RFC 1951) for PNG rows, one piece of a stream at a
-** time.  Core layer, used by png.c.
+** time.  Write stage (PNG): knows pages; never PDF, motion or font making. Used by png.c.
 **
 ** Rendered type and color glyphs are runs of flat color; after PNG's Up filter they are
 ** long runs of zero bytes and short runs of one repeated pixel.  So the only matches looked
