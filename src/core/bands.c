@@ -1,6 +1,6 @@
 /*
 ** bands.c: a page rasterized in horizontal bands on several threads.  Core layer, between
-** canvas.c (the display list) and output.c (PNG files, animation frames).
+** canvas.c (the display list) and output-image.c (PNG files, animation frames).
 **
 ** Every band is BAND_ROWS device rows of the one image, drawn through its own cairo context
 ** (a surface on those rows, moved up by whole pixels), so threads only change which band

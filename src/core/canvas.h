@@ -1,6 +1,6 @@
 /*
 ** canvas.h: the canvas and its display list, shared by canvas.c (recording) and
-** output.c (writing).  Core layer, private.
+** output.c, output-image.c and output-pdf.c (writing).  Core layer, private.
 */
 #ifndef CT_CANVAS_H
 #define CT_CANVAS_H
@@ -84,7 +84,7 @@ struct ct_pdf_stream;
 
 struct ct_canvas {
   int               ref;
-  struct ct_pdf_stream *stream;        /* pages written to a PDF as they are done (output.c) */
+  struct ct_pdf_stream *stream;        /* pages written to a PDF as they are done (output-pdf.c) */
   unsigned          cleared;           /* pages before this one were streamed and freed */
   double            width, height;     /* points: the size of the current (last) page */
   ct_page_t        *pages;
@@ -113,7 +113,7 @@ struct ct_picture_cache;
 /* Frees a page's drawing (it was written), keeping its size and boxes. */
 void ct_page_clear(ct_page_t *page);
 
-/* output.c: writes the pages before `upto` not written yet to the canvas's PDF stream, and
+/* output-pdf.c: writes the pages before `upto` not written yet to the canvas's PDF stream, and
    frees their drawing; drops the stream (and its temporary file) of a canvas destroyed
    unfinished. */
 ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err);

@@ -3,7 +3,7 @@
 ** ink's tints as gray (black is full ink) with crop and registration marks, written as
 ** PDF (vector, from the PDF pass) or PNG (that PDF rasterized by Ghostscript, gs.c), and
 ** preview.png, the plates printed over each other (each ink multiplies the paper).
-** Core layer; called by output.c with the PDF cairo wrote.
+** Core layer; called by output-pdf.c with the PDF cairo wrote.
 */
 #include <errno.h>
 #include <math.h>
