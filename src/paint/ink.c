@@ -2,7 +2,8 @@
 ** ink.c: spot inks.  An ink is named and has a screen color; a color is printed with an
 ** ink when it is one of the ink's tints over white paper (tint t of color C looks like
 ** 1 - t (1 - C) in each channel).  Used by the compositor (alphas become tints) and by the
-** PDF pass (pdfpass.cc: colors become Separation and DeviceN).  Paint stage: knows fonts, never color tables or pages.
+** PDF pass (pdfpass-inks.cc: colors become Separation and DeviceN).  Paint stage:
+** knows fonts, never color tables or pages.
 */
 #include <ctype.h>
 #include <math.h>

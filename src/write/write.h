@@ -1,6 +1,6 @@
 /*
 ** write.h: the door of the write stage (src/write/): a canvas's pages written out as
-** PDF, PNG or SVG (output.c), on PNG (write/png/) and PDF (write/pdf/) below it.  Every
+** PDF, PNG or SVG (output*.c), on PNG (write/png/) and PDF (write/pdf/) below it.  Every
 ** file goes to a temporary name and is renamed when complete.  Knows pages; never motion
 ** or font making, which stand on it.
 */
@@ -9,14 +9,8 @@
 
 #include "write/pdf/pdf.h"
 
-/* output.c: a canvas page drawn into a new ARGB32 image at `scale` pixels per point. */
+/* output-image.c: a canvas page drawn into a new ARGB32 image at `scale` pixels per point. */
 ct_status_t ct_canvas_render_image(ct_canvas_t *canvas, unsigned page, double scale,
                                    cairo_surface_t **out, ct_error_t *err);
-
-/* output.c: the canvas's PDF stream, its sink (page.h): the pages before `upto` not
-   written yet go out and their drawing is freed; or the stream and its temporary file are
-   dropped. */
-ct_status_t ct_pdf_stream_flush(ct_canvas_t *c, unsigned upto, ct_error_t *err);
-void ct_pdf_stream_abort(ct_canvas_t *c);
 
 #endif /* CT_WRITE_H */

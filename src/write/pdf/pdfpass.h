@@ -1,5 +1,5 @@
 /*
-** pdfpass.h: the finishing pass over the PDF that cairo writes (pdfpass.cc, through qpdf):
+** pdfpass.h: the finishing pass over the PDF that cairo writes (pdfpass*.cc, through qpdf):
 ** clean resource dictionaries, an invisible text layer (3 Tr), spot inks (Separation and
 ** DeviceN), overprint, print marks in registration color, and ink plates.  Core layer,
 ** private; callable from C.

@@ -3,7 +3,7 @@
 ** ink's tints as gray (black is full ink) with crop and registration marks, written as
 ** PDF (vector, from the PDF pass) or PNG (that PDF rasterized by Ghostscript, gs.c), and
 ** preview.png, the plates printed over each other (each ink multiplies the paper).
-** Write stage (PDF); called by write/output.c with the PDF cairo wrote.
+** Write stage (PDF); called by write/output-pdf.c with the PDF cairo wrote.
 */
 #include <errno.h>
 #include <math.h>

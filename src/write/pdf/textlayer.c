@@ -87,7 +87,7 @@ static int make_clusters(const ct_op_t *op, cairo_text_cluster_t *cl, char *out)
 void ct_page_text_layer(const ct_page_t *page, cairo_t *cr) {
   unsigned i, j;
   cairo_save(cr);
-  /* over everything, at the marker opacity that the PDF pass (pdfpass.cc) replaces with text
+  /* over everything, at the marker opacity that the PDF pass (pdfpass-content.cc) replaces with text
      rendering mode 3: no ink, no transparency.  (cairo 1.16 writes no mode 3, and drops
      text drawn at an opacity of 0.39 % or less.) */
   cairo_set_source_rgba(cr, 0, 0, 0, CT_TEXT_LAYER_ALPHA);
