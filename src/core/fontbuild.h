@@ -8,6 +8,74 @@
 
 #include "fontwrite.h"
 
+/* ---- fontbuild.c: the builder ------------------------------------------------ */
+
+struct ct_font_builder {
+  ct_font_t   *lead;
+  unsigned     entries, npalettes;
+  ct_rgba_t   *colors;       /* npalettes x entries */
+  uint32_t    *types;        /* per palette */
+  char       **names;        /* per palette, NULL: none */
+  char       **labels;       /* per entry */
+  ct_paint_t **trees;        /* per lead glyph, NULL: not a color glyph */
+  unsigned     ntrees;
+  char        *family;
+};
+
+/* A copy of s (NULL: NULL), or NULL when out of memory. */
+char *ct_build_dup(const char *s);
+
+/* ---- the lead's tables -------------------------------------------------------- */
+
+/* A table's bytes (malloc'ed), as loaded from a font; p NULL: none. */
+typedef struct {
+  unsigned char *p;
+  size_t         len;
+} ct_table_t;
+
+/* ---- fontbuild-glyphs.c: the glyphs of the written font --------------------- */
+
+/* A glyph the color glyphs ask for: an outline of some font under a matrix, or a
+   rectangle (clip boxes); added once. */
+typedef struct {
+  ct_font_t *font;     /* NULL: a rectangle, its box in m[0..3] */
+  unsigned   gid;
+  double     m[6];
+  int        has_m;
+  unsigned   out;      /* its glyph id in the written font */
+} ct_glyph_key_t;
+
+/* The glyph set being written, and the COLR encoder's sink into it. */
+typedef struct {
+  ct_font_builder_t *b;
+  ct_error_t        *err;
+  ct_buf_t           glyf;
+  size_t            *loca;        /* glyph starts; count + 1 */
+  unsigned           count, cap;
+  int               *advance, *lsb;
+  char             **gnames;      /* per glyph, NULL with no post names */
+  int                names;       /* write post format 2 */
+  ct_glyf_stats_t    max;         /* points, contours; the bbox union */
+  int                have_box;
+  ct_glyph_key_t    *keys;        /* added glyphs */
+  unsigned           nkeys, keys_cap;
+  unsigned          *key_hash;    /* 1 + index into keys, open addressing */
+  unsigned           hash_cap;
+  ct_rgba_t         *extra;       /* CPAL entries beyond the palettes: per palette */
+  struct { int kind; unsigned index; double alpha; ct_rgba_t rgba; } *extra_src;
+  unsigned           nextra, extra_cap;
+  ct_colr_sink_t     sink;
+} ct_build_t;
+
+/* Starts an empty glyph set for `b`'s lead (errors in `err`); 0 when out of memory. */
+int ct_build_start(ct_build_t *s, ct_font_builder_t *b, ct_error_t *err);
+/* The lead's glyphs at their own ids: TrueType records copied (convert 0: glyf, loca and
+   hmtx of the lead, nhm long metrics), or every outline converted.  0 on failure (why in
+   the error). */
+int ct_build_lead_glyphs(ct_build_t *s, int convert, ct_table_t *glyf, ct_table_t *loca, ct_table_t *hmtx,
+                         unsigned nhm, int long_loca);
+void ct_build_free(ct_build_t *s);
+
 /* ---- fontbuild-subset.c: the file --------------------------------------------- */
 
 /* The assembled font's last steps: a glyph subset when o->text is set, WOFF2 when
