@@ -76,6 +76,55 @@ int ct_build_lead_glyphs(ct_build_t *s, int convert, ct_table_t *glyf, ct_table_
                          unsigned nhm, int long_loca);
 void ct_build_free(ct_build_t *s);
 
+/* ---- fontbuild-tables.c: the tables ------------------------------------------- */
+
+/* The lead's table `tag` (p NULL: none, or out of memory); whether it has one. */
+ct_table_t ct_table_load(ct_font_t *font, uint32_t tag);
+int ct_table_has(ct_font_t *font, uint32_t tag);
+/* Whether a written font copies the lead's table `t` as it is: keep (the lead's tables
+   kept, only CPAL and name written anew), or a built font (its outlines regenerated). */
+int ct_table_copied(uint32_t t, int keep, int regenerated);
+/* Appends a table to the file's list, taking `data` (freed on failure); a copy of the
+   lead's table `tag`, if it has one. */
+ct_status_t ct_tables_add(ct_sfnt_table_t **tables, unsigned *n, uint32_t tag, ct_buf_t *data,
+                          ct_error_t *err);
+ct_status_t ct_tables_copy(ct_sfnt_table_t **tables, unsigned *n, ct_font_t *font, uint32_t tag,
+                           ct_error_t *err);
+
+/* name: records to be written, in the lead's encodings or UTF-16BE. */
+typedef struct {
+  unsigned platform, encoding, language, id;
+  const unsigned char *bytes;   /* borrowed from the lead's table, or owned utf16 */
+  size_t len;
+  unsigned char *owned;
+} ct_name_rec_t;
+
+typedef struct {
+  ct_name_rec_t *v;
+  unsigned    n, cap;
+  unsigned    next_id;   /* for palette names and labels */
+} ct_names_t;
+
+/* The lead's records (from its name table) less the family's when renamed; a Windows
+   English record; the family's records (family, full name, unique id, PostScript name);
+   the table.  0 when out of memory (or, for the table, over its 16-bit offsets). */
+int ct_names_read(ct_names_t *ns, const ct_table_t *t, int renamed);
+int ct_names_add(ct_names_t *ns, unsigned id, const char *text);
+int ct_names_add_family(ct_names_t *ns, const char *family, const char *style);
+int ct_names_write(ct_names_t *ns, ct_buf_t *out);
+void ct_names_free(ct_names_t *ns);
+
+/* The glyph set's post (names when s->names: format 2, else 3; the rest from the lead's),
+   maxp (the lead's hinting limits when hinted), hmtx and hhea (from the lead's). */
+void ct_build_write_post(ct_build_t *s, const ct_table_t *post, ct_buf_t *out);
+void ct_build_write_maxp(ct_build_t *s, const ct_table_t *maxp, int hinted, ct_buf_t *out);
+void ct_build_write_hmtx(ct_build_t *s, const ct_table_t *hhea, ct_buf_t *hmtx, ct_buf_t *hh);
+
+/* SVG: one document per color glyph, in glyph order. */
+typedef struct { unsigned gid; char *doc; size_t len; } ct_build_svg_doc_t;
+
+void ct_build_write_svg(ct_build_svg_doc_t *docs, unsigned n, ct_buf_t *out);
+
 /* ---- fontbuild-subset.c: the file --------------------------------------------- */
 
 /* The assembled font's last steps: a glyph subset when o->text is set, WOFF2 when
