@@ -10,6 +10,11 @@
 ** new palettes for an existing color font.  Otherwise glyf/loca, hmtx, maxp, post and
 ** the color tables are built: TrueType glyphs are copied as they are, CFF/CFF2 outlines
 ** and variable fonts (at their current location) are converted to quadratic glyphs.
+**
+** This file is the API and the order of a write (head, loca and CPAL's inputs are put
+** together here).  The glyph set is fontbuild-glyphs.c, the other tables fontbuild-tables.c,
+** hb-subset, WOFF2 and the file fontbuild-subset.c (shared: fontbuild.h); the encoders of
+** COLR, CPAL, glyf and sfnt are fontwrite.h's, OT-SVG documents svgwrite.c's.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +161,31 @@ void ct_font_write_options_init(ct_font_write_options_t *o) {
   memset(o, 0, sizeof *o);
 }
 
+/* ---- write -------------------------------------------------------------------------- */
+
+/* One write: what the steps of ct_font_builder_write share, freed by write_free. */
+typedef struct {
+  ct_font_builder_t  *b;
+  ct_error_t         *err;
+  unsigned            formats, ntrees;
+  int                 cff, keep, regenerate, renamed;
+  ct_table_t          head, hhea, maxp, post, name, hmtx, glyf, loca;   /* the lead's */
+  ct_build_t          s;
+  ct_colr_writer_t   *colr;
+  ct_build_svg_doc_t *docs;
+  unsigned            ndocs;
+  ct_sfnt_table_t    *tables;   /* of the file */
+  unsigned            ntables;
+  ct_buf_t            file, buf;
+  ct_names_t          ns;
+  unsigned           *name_ids, *label_ids;
+  ct_rgba_t          *colors;
+} write_t;
+
+static ct_status_t nomem(ct_error_t *err) {
+  return ct_set_error(err, CT_ERR_NOMEM, "out of memory (or a table over the size limit)");
+}
+
 static const char *glyph_label(ct_font_t *font, unsigned gid, char *buf, size_t size) {
   char name[128];
   if (ct_font_get_glyph_name(font, gid, name, sizeof name)) snprintf(buf, size, "glyph %u ('%s')", gid, name);
@@ -163,49 +193,20 @@ static const char *glyph_label(ct_font_t *font, unsigned gid, char *buf, size_t 
   return buf;
 }
 
-ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const ct_font_write_options_t *o,
-                                  ct_error_t *err) {
-  ct_font_t *lead = b->lead;
-  ct_font_write_options_t defaults;
-  ct_sfnt_table_t *tables = NULL;
-  unsigned ntables = 0, i, formats, ntrees = 0;
-  ct_buf_t file = { 0 }, buf = { 0 };
-  ct_names_t ns;
-  ct_build_t s;
-  ct_colr_writer_t *colr = NULL;
-  ct_build_svg_doc_t *docs = NULL;
-  unsigned ndocs = 0;
-  ct_table_t head = { 0 }, hhea = { 0 }, maxp = { 0 }, post = { 0 }, name = { 0 }, hmtx = { 0 };
-  ct_table_t glyf = { 0 }, loca = { 0 };
-  int cff = 0, keep, regenerate, renamed;
-  ct_status_t st = CT_OK;
-  char label[160];
-  unsigned *name_ids = NULL, *label_ids = NULL;
-  ct_rgba_t *colors = NULL;
-
-  memset(&ns, 0, sizeof ns);
-  memset(&s, 0, sizeof s);
-  if (!o) {
-    ct_font_write_options_init(&defaults);
-    o = &defaults;
-  }
-  formats = o->formats;
-  for (i = 0; i < b->ntrees; i++) ntrees += b->trees[i] != NULL;
-  keep = ntrees == 0 && formats == 0;
-  renamed = b->family != NULL;
-
-  head = ct_table_load(lead, TAG('h', 'e', 'a', 'd'));
-  hhea = ct_table_load(lead, TAG('h', 'h', 'e', 'a'));
-  maxp = ct_table_load(lead, TAG('m', 'a', 'x', 'p'));
-  post = ct_table_load(lead, TAG('p', 'o', 's', 't'));
-  name = ct_table_load(lead, TAG('n', 'a', 'm', 'e'));
-  hmtx = ct_table_load(lead, TAG('h', 'm', 't', 'x'));
-  if (head.len < 54 || hhea.len < 36 || maxp.len < 6) {
-    st = ct_set_error(err, CT_ERR_INVALID_FONT, "%s: no head, hhea or maxp table (not an OpenType font?)",
-                      ct_font_get_path(lead));
-    goto done;
-  }
-  cff = ct_table_has(lead, TAG('C', 'F', 'F', ' ')) || ct_table_has(lead, TAG('C', 'F', 'F', '2'));
+/* The lead's tables the others are made from, and those kept as they are. */
+static ct_status_t read_lead(write_t *w) {
+  ct_font_t *lead = w->b->lead;
+  ct_status_t st;
+  w->head = ct_table_load(lead, TAG('h', 'e', 'a', 'd'));
+  w->hhea = ct_table_load(lead, TAG('h', 'h', 'e', 'a'));
+  w->maxp = ct_table_load(lead, TAG('m', 'a', 'x', 'p'));
+  w->post = ct_table_load(lead, TAG('p', 'o', 's', 't'));
+  w->name = ct_table_load(lead, TAG('n', 'a', 'm', 'e'));
+  w->hmtx = ct_table_load(lead, TAG('h', 'm', 't', 'x'));
+  if (w->head.len < 54 || w->hhea.len < 36 || w->maxp.len < 6)
+    return ct_set_error(w->err, CT_ERR_INVALID_FONT, "%s: no head, hhea or maxp table (not an OpenType font?)",
+                        ct_font_get_path(lead));
+  w->cff = ct_table_has(lead, TAG('C', 'F', 'F', ' ')) || ct_table_has(lead, TAG('C', 'F', 'F', '2'));
 
   /* the tables kept as they are */
   {
@@ -213,189 +214,242 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
     FT_UInt k;
     /* outlines from FreeType: CFF, variable fonts (at their location), and WOFF2, whose
        glyf and loca FreeType 2.12 rebuilds with loca offsets past the table's end */
-    regenerate = !keep && (cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) ||
-                           (lead->container && strcmp(lead->container, "WOFF2") == 0));
+    w->regenerate = !w->keep && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) ||
+                                 (lead->container && strcmp(lead->container, "WOFF2") == 0));
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {
       uint32_t t = (uint32_t)tag;
-      if (!ct_table_copied(t, keep, regenerate)) continue;
-      if ((st = ct_tables_copy(&tables, &ntables, lead, t, err))) goto done;
+      if (!ct_table_copied(t, w->keep, w->regenerate)) continue;
+      if ((st = ct_tables_copy(&w->tables, &w->ntables, lead, t, w->err))) return st;
     }
   }
+  return CT_OK;
+}
 
-  if (!keep) {
-    int long_loca = ct_rds16(head.p + 50) == 1;
-    /* the glyphs: the lead's, then those the color glyphs need */
-    if (!ct_build_start(&s, b, err)) goto nomem;
-    if (!regenerate) {
-      glyf = ct_table_load(lead, TAG('g', 'l', 'y', 'f'));
-      loca = ct_table_load(lead, TAG('l', 'o', 'c', 'a'));
-      if (!glyf.p || !loca.p) {
-        st = ct_set_error(err, CT_ERR_INVALID_FONT, "%s: no glyf/loca table", ct_font_get_path(lead));
-        goto done;
-      }
-    }
-    if (!ct_build_lead_glyphs(&s, regenerate, &glyf, &loca, &hmtx, ct_rd16(hhea.p + 34) ? ct_rd16(hhea.p + 34) : 1,
-                              long_loca)) {
-      st = err ? err->status : CT_ERR_NOMEM;
-      goto done;
-    }
-
-    /* the color glyphs */
-    if (!formats) {
-      /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
-      formats = CT_FONT_COLR0;
-      for (i = 0; i < b->ntrees; i++)
-        if (b->trees[i] && !ct_colr_fits_v0(b->trees[i], 0)) {
-          formats = CT_FONT_COLR1;
-          break;
-        }
-    }
-    if (formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
-      if (!(colr = ct_colr_writer_create())) goto nomem;
-      for (i = 0; i < b->ntrees; i++) {
-        if (!b->trees[i]) continue;
-        if ((formats & CT_FONT_COLR0) && !ct_colr_writer_add_v0(colr, i, b->trees[i], lead, &s.sink) &&
-            !(formats & CT_FONT_COLR1)) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: COLRv0 cannot hold %s: %s (use --format colr1)",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), s.sink.why);
-          goto done;
-        }
-        if ((formats & CT_FONT_COLR1) && !ct_colr_writer_add_v1(colr, i, b->trees[i], lead, &s.sink)) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: COLRv1 cannot hold %s: %s",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), s.sink.why);
-          goto done;
-        }
-      }
-    }
-    if (formats & CT_FONT_SVG) {
-      ct_svgwrite_t w;
-      memset(&w, 0, sizeof w);
-      w.palette = b->colors;
-      w.palette_count = b->entries;
-      if (!(docs = calloc(ntrees + 1, sizeof *docs))) goto nomem;
-      for (i = 0; i < b->ntrees; i++) {
-        char why[256] = "";
-        if (!b->trees[i]) continue;
-        w.gid = i;
-        docs[ndocs].gid = i;
-        if (!(docs[ndocs].doc = ct_svg_write_glyph(lead, b->trees[i], &w, &docs[ndocs].len, why, sizeof why))) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: OT-SVG cannot hold %s: %s",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), why);
-          goto done;
-        }
-        ndocs++;
-      }
-    }
-    if (s.glyf.failed) goto nomem;
-
-    /* glyf, loca, hmtx, hhea, maxp, post, head */
-    {
-      ct_buf_t lo = { 0 }, hm = { 0 }, hh = { 0 }, mp = { 0 }, pt = { 0 }, hd = { 0 };
-      for (i = 0; i <= s.count; i++) ct_buf_u32(&lo, (uint32_t)s.loca[i]);
-      ct_build_write_hmtx(&s, &hhea, &hm, &hh);
-      ct_build_write_maxp(&s, &maxp, !regenerate, &mp);
-      ct_build_write_post(&s, &post, &pt);
-      ct_buf_bytes(&hd, head.p, 54);
-      ct_buf_put_u16(&hd, 36, (unsigned)(s.max.xmin & 0xFFFF));
-      ct_buf_put_u16(&hd, 38, (unsigned)(s.max.ymin & 0xFFFF));
-      ct_buf_put_u16(&hd, 40, (unsigned)(s.max.xmax & 0xFFFF));
-      ct_buf_put_u16(&hd, 42, (unsigned)(s.max.ymax & 0xFFFF));
-      ct_buf_put_u16(&hd, 50, 1);   /* long loca */
-      ct_buf_put_u16(&hd, 52, 0);
-      if ((st = ct_tables_add(&tables, &ntables, TAG('g', 'l', 'y', 'f'), &s.glyf, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('l', 'o', 'c', 'a'), &lo, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('h', 'm', 't', 'x'), &hm, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('h', 'h', 'e', 'a'), &hh, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('m', 'a', 'x', 'p'), &mp, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('p', 'o', 's', 't'), &pt, err)) ||
-          (st = ct_tables_add(&tables, &ntables, TAG('h', 'e', 'a', 'd'), &hd, err)))
-        goto done;
-      cff = 0;
-    }
-    if (colr) {
-      if (!ct_colr_writer_finish(colr, &buf)) goto nomem;
-      if ((st = ct_tables_add(&tables, &ntables, TAG('C', 'O', 'L', 'R'), &buf, err))) goto done;
-    }
-    if (ndocs) {
-      ct_build_write_svg(docs, ndocs, &buf);
-      if ((st = ct_tables_add(&tables, &ntables, TAG('S', 'V', 'G', ' '), &buf, err))) goto done;
-    }
-  } else {
-    ct_buf_t hd = { 0 };
-    ct_buf_bytes(&hd, head.p, head.len);
-    if ((st = ct_tables_add(&tables, &ntables, TAG('h', 'e', 'a', 'd'), &hd, err))) goto done;
+/* The lead's glyphs at their own ids (those the color glyphs ask for are added as they are
+   encoded, through the glyph set's sink). */
+static ct_status_t add_glyphs(write_t *w) {
+  ct_font_t *lead = w->b->lead;
+  int long_loca = ct_rds16(w->head.p + 50) == 1;
+  if (!ct_build_start(&w->s, w->b, w->err)) return nomem(w->err);
+  if (!w->regenerate) {
+    w->glyf = ct_table_load(lead, TAG('g', 'l', 'y', 'f'));
+    w->loca = ct_table_load(lead, TAG('l', 'o', 'c', 'a'));
+    if (!w->glyf.p || !w->loca.p)
+      return ct_set_error(w->err, CT_ERR_INVALID_FONT, "%s: no glyf/loca table", ct_font_get_path(lead));
   }
+  if (!ct_build_lead_glyphs(&w->s, w->regenerate, &w->glyf, &w->loca, &w->hmtx,
+                            ct_rd16(w->hhea.p + 34) ? ct_rd16(w->hhea.p + 34) : 1, long_loca))
+    return w->err ? w->err->status : CT_ERR_NOMEM;
+  return CT_OK;
+}
 
-  /* name, with the palettes' names and labels; CPAL */
-  if (!ct_names_read(&ns, &name, renamed)) goto nomem;
-  if (renamed) {
+/* The color glyphs as COLR (v0, v1 or both; with no format asked, v0 if every glyph fits
+   it, else v1). */
+static ct_status_t add_colr(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_font_t *lead = b->lead;
+  unsigned i;
+  char label[160];
+  if (!w->formats) {
+    /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
+    w->formats = CT_FONT_COLR0;
+    for (i = 0; i < b->ntrees; i++)
+      if (b->trees[i] && !ct_colr_fits_v0(b->trees[i], 0)) {
+        w->formats = CT_FONT_COLR1;
+        break;
+      }
+  }
+  if (w->formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
+    if (!(w->colr = ct_colr_writer_create())) return nomem(w->err);
+    for (i = 0; i < b->ntrees; i++) {
+      if (!b->trees[i]) continue;
+      if ((w->formats & CT_FONT_COLR0) && !ct_colr_writer_add_v0(w->colr, i, b->trees[i], lead, &w->s.sink) &&
+          !(w->formats & CT_FONT_COLR1))
+        return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv0 cannot hold %s: %s (use --format colr1)",
+                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
+      if ((w->formats & CT_FONT_COLR1) && !ct_colr_writer_add_v1(w->colr, i, b->trees[i], lead, &w->s.sink))
+        return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv1 cannot hold %s: %s",
+                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
+    }
+  }
+  return CT_OK;
+}
+
+/* The color glyphs as OT-SVG documents, when asked. */
+static ct_status_t add_svg(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_font_t *lead = b->lead;
+  ct_svgwrite_t sw;
+  unsigned i;
+  char label[160];
+  if (!(w->formats & CT_FONT_SVG)) return CT_OK;
+  memset(&sw, 0, sizeof sw);
+  sw.palette = b->colors;
+  sw.palette_count = b->entries;
+  if (!(w->docs = calloc(w->ntrees + 1, sizeof *w->docs))) return nomem(w->err);
+  for (i = 0; i < b->ntrees; i++) {
+    ct_build_svg_doc_t *d = &w->docs[w->ndocs];
+    char why[256] = "";
+    if (!b->trees[i]) continue;
+    sw.gid = i;
+    d->gid = i;
+    if (!(d->doc = ct_svg_write_glyph(lead, b->trees[i], &sw, &d->len, why, sizeof why)))
+      return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: OT-SVG cannot hold %s: %s",
+                          ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), why);
+    w->ndocs++;
+  }
+  return CT_OK;
+}
+
+/* glyf, loca, hmtx, hhea, maxp, post, head from the glyph set; COLR, SVG. */
+static ct_status_t glyph_tables(write_t *w) {
+  ct_build_t *s = &w->s;
+  ct_status_t st;
+  unsigned i;
+  if (s->glyf.failed) return nomem(w->err);
+  {
+    ct_buf_t lo = { 0 }, hm = { 0 }, hh = { 0 }, mp = { 0 }, pt = { 0 }, hd = { 0 };
+    for (i = 0; i <= s->count; i++) ct_buf_u32(&lo, (uint32_t)s->loca[i]);
+    ct_build_write_hmtx(s, &w->hhea, &hm, &hh);
+    ct_build_write_maxp(s, &w->maxp, !w->regenerate, &mp);
+    ct_build_write_post(s, &w->post, &pt);
+    ct_buf_bytes(&hd, w->head.p, 54);
+    ct_buf_put_u16(&hd, 36, (unsigned)(s->max.xmin & 0xFFFF));
+    ct_buf_put_u16(&hd, 38, (unsigned)(s->max.ymin & 0xFFFF));
+    ct_buf_put_u16(&hd, 40, (unsigned)(s->max.xmax & 0xFFFF));
+    ct_buf_put_u16(&hd, 42, (unsigned)(s->max.ymax & 0xFFFF));
+    ct_buf_put_u16(&hd, 50, 1);   /* long loca */
+    ct_buf_put_u16(&hd, 52, 0);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('g', 'l', 'y', 'f'), &s->glyf, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('l', 'o', 'c', 'a'), &lo, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'm', 't', 'x'), &hm, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'h', 'e', 'a'), &hh, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('m', 'a', 'x', 'p'), &mp, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('p', 'o', 's', 't'), &pt, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err)))
+      return st;
+    w->cff = 0;
+  }
+  if (w->colr) {
+    if (!ct_colr_writer_finish(w->colr, &w->buf)) return nomem(w->err);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'O', 'L', 'R'), &w->buf, w->err))) return st;
+  }
+  if (w->ndocs) {
+    ct_build_write_svg(w->docs, w->ndocs, &w->buf);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('S', 'V', 'G', ' '), &w->buf, w->err))) return st;
+  }
+  return CT_OK;
+}
+
+/* name, with the palettes' names and labels; CPAL (the palettes, then the entries the
+   color glyphs added). */
+static ct_status_t name_cpal(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_build_t *s = &w->s;
+  ct_names_t *ns = &w->ns;
+  ct_status_t st;
+  if (!ct_names_read(ns, &w->name, w->renamed)) return nomem(w->err);
+  if (w->renamed) {
     ct_font_info_t info;
-    ct_font_get_info(lead, &info);
-    if (!ct_names_add_family(&ns, b->family, info.style)) goto nomem;
+    ct_font_get_info(b->lead, &info);
+    if (!ct_names_add_family(ns, b->family, info.style)) return nomem(w->err);
   }
   if (b->npalettes && b->entries) {
-    unsigned p, e, total = b->entries + s.nextra, any_type = 0, any_name = 0, any_label = 0;
-    if (!(colors = malloc((size_t)total * b->npalettes * sizeof *colors)) ||
-        !(name_ids = malloc((b->npalettes + 1) * sizeof *name_ids)) ||
-        !(label_ids = malloc((total + 1) * sizeof *label_ids)))
-      goto nomem;
+    unsigned p, e, total = b->entries + s->nextra, any_type = 0, any_name = 0, any_label = 0;
+    if (!(w->colors = malloc((size_t)total * b->npalettes * sizeof *w->colors)) ||
+        !(w->name_ids = malloc((b->npalettes + 1) * sizeof *w->name_ids)) ||
+        !(w->label_ids = malloc((total + 1) * sizeof *w->label_ids)))
+      return nomem(w->err);
     for (p = 0; p < b->npalettes; p++) {
-      memcpy(colors + (size_t)p * total, b->colors + (size_t)p * b->entries, b->entries * sizeof *colors);
-      for (e = 0; e < s.nextra; e++) colors[(size_t)p * total + b->entries + e] = s.extra[(size_t)e * b->npalettes + p];
+      memcpy(w->colors + (size_t)p * total, b->colors + (size_t)p * b->entries, b->entries * sizeof *w->colors);
+      for (e = 0; e < s->nextra; e++)
+        w->colors[(size_t)p * total + b->entries + e] = s->extra[(size_t)e * b->npalettes + p];
       any_type |= b->types[p];
-      name_ids[p] = 0xFFFF;
+      w->name_ids[p] = 0xFFFF;
       if (b->names[p]) {
-        if (ns.next_id > 32767 || !ct_names_add(&ns, ns.next_id, b->names[p])) goto nomem;
-        name_ids[p] = ns.next_id++;
+        if (ns->next_id > 32767 || !ct_names_add(ns, ns->next_id, b->names[p])) return nomem(w->err);
+        w->name_ids[p] = ns->next_id++;
         any_name = 1;
       }
     }
     for (e = 0; e < total; e++) {
-      label_ids[e] = 0xFFFF;
+      w->label_ids[e] = 0xFFFF;
       if (e < b->entries && b->labels[e]) {
-        if (ns.next_id > 32767 || !ct_names_add(&ns, ns.next_id, b->labels[e])) goto nomem;
-        label_ids[e] = ns.next_id++;
+        if (ns->next_id > 32767 || !ct_names_add(ns, ns->next_id, b->labels[e])) return nomem(w->err);
+        w->label_ids[e] = ns->next_id++;
         any_label = 1;
       }
     }
-    ct_cpal_encode(&buf, total, b->npalettes, colors, any_type ? b->types : NULL, any_name ? name_ids : NULL,
-                   any_label ? label_ids : NULL);
-    if ((st = ct_tables_add(&tables, &ntables, TAG('C', 'P', 'A', 'L'), &buf, err))) goto done;
-  } else if (s.nextra) {
+    ct_cpal_encode(&w->buf, total, b->npalettes, w->colors, any_type ? b->types : NULL,
+                   any_name ? w->name_ids : NULL, any_label ? w->label_ids : NULL);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'P', 'A', 'L'), &w->buf, w->err))) return st;
+  } else if (s->nextra) {
     /* no palettes of its own: one made of the colors the glyphs use */
     ct_buf_t tmp = { 0 };
-    ct_cpal_encode(&tmp, s.nextra, 1, s.extra, NULL, NULL, NULL);
-    if ((st = ct_tables_add(&tables, &ntables, TAG('C', 'P', 'A', 'L'), &tmp, err))) goto done;
+    ct_cpal_encode(&tmp, s->nextra, 1, s->extra, NULL, NULL, NULL);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'P', 'A', 'L'), &tmp, w->err))) return st;
   }
-  if (!ct_names_write(&ns, &buf)) goto nomem;
-  if ((st = ct_tables_add(&tables, &ntables, TAG('n', 'a', 'm', 'e'), &buf, err))) goto done;
+  if (!ct_names_write(ns, &w->buf)) return nomem(w->err);
+  return ct_tables_add(&w->tables, &w->ntables, TAG('n', 'a', 'm', 'e'), &w->buf, w->err);
+}
 
-  if ((st = ct_sfnt_assemble(tables, ntables, cff, &file, err))) goto done;
-  st = ct_build_output(&file, path, o, err);
-  goto done;
+static void write_free(write_t *w) {
+  unsigned i;
+  for (i = 0; i < w->ntables; i++) ct_buf_free(&w->tables[i].data);
+  free(w->tables);
+  for (i = 0; i < w->ndocs; i++) free(w->docs[i].doc);
+  free(w->docs);
+  ct_colr_writer_destroy(w->colr);
+  ct_build_free(&w->s);
+  ct_names_free(&w->ns);
+  ct_buf_free(&w->file);
+  ct_buf_free(&w->buf);
+  free(w->colors);
+  free(w->name_ids);
+  free(w->label_ids);
+  free(w->head.p);
+  free(w->hhea.p);
+  free(w->maxp.p);
+  free(w->post.p);
+  free(w->name.p);
+  free(w->hmtx.p);
+  free(w->glyf.p);
+  free(w->loca.p);
+}
 
-nomem:
-  st = ct_set_error(err, CT_ERR_NOMEM, "out of memory (or a table over the size limit)");
+ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const ct_font_write_options_t *o,
+                                  ct_error_t *err) {
+  ct_font_write_options_t defaults;
+  write_t w;
+  unsigned i;
+  ct_status_t st;
+
+  memset(&w, 0, sizeof w);
+  w.b = b;
+  w.err = err;
+  if (!o) {
+    ct_font_write_options_init(&defaults);
+    o = &defaults;
+  }
+  w.formats = o->formats;
+  for (i = 0; i < b->ntrees; i++) w.ntrees += b->trees[i] != NULL;
+  w.keep = w.ntrees == 0 && w.formats == 0;
+  w.renamed = b->family != NULL;
+
+  if ((st = read_lead(&w))) goto done;
+  if (!w.keep) {
+    /* the glyphs: the lead's, then those the color glyphs need */
+    if ((st = add_glyphs(&w)) || (st = add_colr(&w)) || (st = add_svg(&w)) || (st = glyph_tables(&w)))
+      goto done;
+  } else {
+    ct_buf_t hd = { 0 };
+    ct_buf_bytes(&hd, w.head.p, w.head.len);
+    if ((st = ct_tables_add(&w.tables, &w.ntables, TAG('h', 'e', 'a', 'd'), &hd, err))) goto done;
+  }
+  if ((st = name_cpal(&w))) goto done;
+  if ((st = ct_sfnt_assemble(w.tables, w.ntables, w.cff, &w.file, err))) goto done;
+  st = ct_build_output(&w.file, path, o, err);
 done:
-  for (i = 0; i < ntables; i++) ct_buf_free(&tables[i].data);
-  free(tables);
-  for (i = 0; i < ndocs; i++) free(docs[i].doc);
-  free(docs);
-  ct_colr_writer_destroy(colr);
-  ct_build_free(&s);
-  ct_names_free(&ns);
-  ct_buf_free(&file);
-  ct_buf_free(&buf);
-  free(colors);
-  free(name_ids);
-  free(label_ids);
-  free(head.p);
-  free(hhea.p);
-  free(maxp.p);
-  free(post.p);
-  free(name.p);
-  free(hmtx.p);
-  free(glyf.p);
-  free(loca.p);
+  write_free(&w);
   return st;
 }
