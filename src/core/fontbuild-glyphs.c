@@ -1,8 +1,7 @@
 /*
-** fontbuild-glyphs.c: the glyphs of a font being written: the lead's at their own ids, then
-** those the color glyphs ask for (other fonts' outlines, transformed ones, clip boxes), each
-** once; and the CPAL entries they add.  Core layer (the font builder); knows no table but
-** glyf/loca/hmtx records, nor the paint trees, names or the output file.
+** fontbuild-glyphs.c: the glyph set of a written font: the lead's glyphs at their ids, then
+** those the color glyphs ask for (other fonts' outlines, transformed ones, clip boxes) and the
+** CPAL entries they add.  Font builder, core layer; knows no table but glyf/loca/hmtx records.
 */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
-** fontbuild-subset.c: the last steps of a written font, on its bytes: hb-subset to a text's
-** glyphs, WOFF2, the file; and the glyph closure of a text.  Core layer (the font builder);
-** knows nothing of the builder, its glyphs or its tables.
+** fontbuild-subset.c: a written font's last steps, on its bytes (hb-subset to a text, WOFF2,
+** the file), and a text's glyph closure.  Font builder, core layer; knows nothing of the
+** builder, its glyphs or its tables.
 */
 #include <string.h>
 

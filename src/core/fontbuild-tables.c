@@ -1,7 +1,7 @@
 /*
-** fontbuild-tables.c: the tables of a written font other than its glyphs and colors: the
-** lead's read, those copied as they are, hmtx/hhea, maxp, post, name and the SVG table's
-** index written anew.  Core layer (the font builder); knows no paint tree, COLR or CPAL.
+** fontbuild-tables.c: the lead's tables read and chosen, and those written anew from the
+** glyph set: hmtx/hhea, maxp, post, name, the SVG table's index.  Font builder, core layer;
+** knows no paint tree, COLR or CPAL encoding, nor the order of a write.
 */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
-** fontbuild.h: what the files of the font builder (fontbuild*.c) share: the builder, the
-** lead's tables, the glyph set of the font being written, the tables written anew and the
-** file's last steps.  Core layer, private to fontbuild*.c; the encoders are in fontwrite.h.
+** fontbuild.h: what the font builder's files (fontbuild*.c) share: the builder, the lead's
+** tables, the glyph set, the tables written anew, the file's last steps.  Core layer,
+** private to fontbuild*.c; the encoders they use are in fontwrite.h.
 */
 #ifndef CT_FONTBUILD_H
 #define CT_FONTBUILD_H

@@ -1,7 +1,7 @@
 /*
 ** fontwrite.h: the pieces of the font writer (private to the core): a growing byte
 ** buffer in the big-endian order of OpenType, the sfnt assembler, TrueType glyph
-** encoding, the COLR/CPAL encoders and WOFF2.  fontbuild.c puts them together.
+** encoding, the COLR/CPAL encoders and WOFF2.  fontbuild*.c put them together.
 */
 #ifndef CT_FONTWRITE_H
 #define CT_FONTWRITE_H
