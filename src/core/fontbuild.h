@@ -101,8 +101,8 @@ typedef struct {
 
 typedef struct {
   ct_name_rec_t *v;
-  unsigned    n, cap;
-  unsigned    next_id;   /* for palette names and labels */
+  unsigned       n, cap;
+  unsigned       next_id;   /* for palette names and labels */
 } ct_names_t;
 
 /* The lead's records (from its name table) less the family's when renamed; a Windows
@@ -122,7 +122,6 @@ void ct_build_write_hmtx(ct_build_t *s, const ct_table_t *hhea, ct_buf_t *hmtx, 
 
 /* SVG: one document per color glyph, in glyph order. */
 typedef struct { unsigned gid; char *doc; size_t len; } ct_build_svg_doc_t;
-
 void ct_build_write_svg(ct_build_svg_doc_t *docs, unsigned n, ct_buf_t *out);
 
 /* ---- fontbuild-subset.c: the file --------------------------------------------- */
