@@ -3,22 +3,24 @@
 ** keep working: the lead's glyph ids do not move), glyphs of other fonts appended as new
 ** glyphs, color glyphs from paint trees as COLR version 0 and 1 and SVG, palettes as
 ** CPAL version 1 with types, names and entry labels, a new family name; then a glyph
-** subset (hb-subset) and WOFF2 on request.  Core layer.
+** subset (hb-subset) and WOFF2 on request.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
 **
 ** Two modes.  With no glyph trees and no formats asked, the lead's tables are kept as
 ** they are (variations, hinting, color tables) and only CPAL and name are written anew:
 ** new palettes for an existing color font.  Otherwise glyf/loca, hmtx, maxp, post and
 ** the color tables are built: TrueType glyphs are copied as they are, CFF/CFF2 outlines
 ** and variable fonts (at their current location) are converted to quadratic glyphs.
+**
+** This file is the API and the order of a write (head, loca and CPAL's inputs are put
+** together here).  The glyph set is fontbuild-glyphs.c, the other tables fontbuild-tables.c,
+** hb-subset, WOFF2 and the file fontbuild-subset.c (shared: fontbuild.h); the encoders of
+** COLR, CPAL, glyf and sfnt are fontmake.h's, OT-SVG documents svgwrite.c's.
 */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <hb-subset.h>
-
-#include "fontmake.h"
+#include "fontbuild.h"
 #include FT_TRUETYPE_TABLES_H
 #include FT_MULTIPLE_MASTERS_H
 
@@ -26,19 +28,7 @@
 
 /* ---- the builder ------------------------------------------------------------ */
 
-struct ct_font_builder {
-  ct_font_t   *lead;
-  unsigned     entries, npalettes;
-  ct_rgba_t   *colors;       /* npalettes x entries */
-  uint32_t    *types;        /* per palette */
-  char       **names;        /* per palette, NULL: none */
-  char       **labels;       /* per entry */
-  ct_paint_t **trees;        /* per lead glyph, NULL: not a color glyph */
-  unsigned     ntrees;
-  char        *family;
-};
-
-static char *dup(const char *s) {
+char *ct_build_dup(const char *s) {
   char *d;
   if (!s) return NULL;
   if ((d = malloc(strlen(s) + 1))) strcpy(d, s);
@@ -91,10 +81,10 @@ ct_font_builder_t *ct_font_builder_create(ct_font_t *lead, ct_error_t *err) {
     for (p = 0; p < count; p++) {
       ct_font_get_palette_colors(lead, p, b->colors + (size_t)p * entries, entries);
       b->types[p] = ct_font_get_palette_type(lead, p);
-      if (ct_font_get_palette_name(lead, p, buf, sizeof buf) && !(b->names[p] = dup(buf))) goto nomem;
+      if (ct_font_get_palette_name(lead, p, buf, sizeof buf) && !(b->names[p] = ct_build_dup(buf))) goto nomem;
     }
     for (e = 0; e < entries; e++)
-      if (ct_font_get_palette_entry_label(lead, e, buf, sizeof buf) && !(b->labels[e] = dup(buf))) goto nomem;
+      if (ct_font_get_palette_entry_label(lead, e, buf, sizeof buf) && !(b->labels[e] = ct_build_dup(buf))) goto nomem;
   }
   return b;
 nomem:
@@ -129,7 +119,7 @@ ct_status_t ct_font_builder_set_palette_info(ct_font_builder_t *b, unsigned pale
   char *n = NULL;
   if (palette >= b->npalettes)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "palette %u: the font has %u palettes", palette, b->npalettes);
-  if (name && *name && !(n = dup(name))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  if (name && *name && !(n = ct_build_dup(name))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   free(b->names[palette]);
   b->names[palette] = n;
   b->types[palette] = type & 3;
@@ -141,7 +131,7 @@ ct_status_t ct_font_builder_set_entry_label(ct_font_builder_t *b, unsigned entry
   char *l = NULL;
   if (entry >= b->entries)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "palette entry %u: the palettes have %u entries", entry, b->entries);
-  if (label && *label && !(l = dup(label))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  if (label && *label && !(l = ct_build_dup(label))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   free(b->labels[entry]);
   b->labels[entry] = l;
   return CT_OK;
@@ -160,7 +150,7 @@ ct_status_t ct_font_builder_set_family(ct_font_builder_t *b, const char *family,
   if (family) {
     size_t n = strlen(family);
     if (n == 0 || n > 200) return ct_set_error(err, CT_ERR_INVALID_ARG, "family name: 1 to 200 bytes expected");
-    if (!(f = dup(family))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    if (!(f = ct_build_dup(family))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   }
   free(b->family);
   b->family = f;
@@ -171,823 +161,29 @@ void ct_font_write_options_init(ct_font_write_options_t *o) {
   memset(o, 0, sizeof *o);
 }
 
-/* ---- the lead's tables ------------------------------------------------------------ */
-
-typedef struct {
-  unsigned char *p;
-  size_t         len;
-} table_t;
-
-static table_t load_table(ct_font_t *font, uint32_t tag) {
-  table_t t = { NULL, 0 };
-  FT_ULong len = 0;
-  if (FT_Load_Sfnt_Table(font->ft_face, tag, 0, NULL, &len) || len == 0) return t;
-  if (!(t.p = malloc(len))) return t;
-  if (FT_Load_Sfnt_Table(font->ft_face, tag, 0, t.p, &len)) {
-    free(t.p);
-    t.p = NULL;
-    return t;
-  }
-  t.len = len;
-  return t;
-}
-
-static int has_table(ct_font_t *font, uint32_t tag) {
-  FT_ULong len = 0;
-  return FT_Load_Sfnt_Table(font->ft_face, tag, 0, NULL, &len) == 0 && len > 0;
-}
-
-/* ---- the glyphs of the written font ---------------------------------------------- */
-
-typedef struct {
-  ct_font_t *font;     /* NULL: a rectangle, its box in m[0..3] */
-  unsigned   gid;
-  double     m[6];
-  int        has_m;
-  unsigned   out;      /* its glyph id in the written font */
-} glyph_key_t;
-
-typedef struct {
-  ct_font_builder_t *b;
-  ct_error_t        *err;
-  ct_buf_t           glyf;
-  size_t            *loca;        /* glyph starts; count + 1 */
-  unsigned           count, cap;
-  int               *advance, *lsb;
-  char             **gnames;      /* per glyph, NULL with no post names */
-  int                names;       /* write post format 2 */
-  ct_glyf_stats_t    max;         /* points, contours; the bbox union */
-  int                have_box;
-  glyph_key_t       *keys;        /* added glyphs */
-  unsigned           nkeys, keys_cap;
-  unsigned          *key_hash;    /* 1 + index into keys, open addressing */
-  unsigned           hash_cap;
-  ct_rgba_t         *extra;       /* CPAL entries beyond the palettes: per palette */
-  struct { int kind; unsigned index; double alpha; ct_rgba_t rgba; } *extra_src;
-  unsigned           nextra, extra_cap;
-  ct_colr_sink_t     sink;
-} build_t;
-
-static int grow_glyphs(build_t *s) {
-  if (s->count + 1 >= s->cap) {
-    unsigned cap = s->cap ? s->cap * 2 : 1024;
-    size_t *l = realloc(s->loca, (cap + 1) * sizeof *l);
-    int *a, *ls;
-    char **n;
-    if (l) s->loca = l;
-    a = l ? realloc(s->advance, cap * sizeof *a) : NULL;
-    if (a) s->advance = a;
-    ls = a ? realloc(s->lsb, cap * sizeof *ls) : NULL;
-    if (ls) s->lsb = ls;
-    n = ls ? realloc(s->gnames, cap * sizeof *n) : NULL;
-    if (!n) return 0;
-    s->gnames = n;
-    s->cap = cap;
-  }
-  return 1;
-}
-
-static void note_stats(build_t *s, const ct_glyf_stats_t *st) {
-  if (st->points > s->max.points) s->max.points = st->points;
-  if (st->contours > s->max.contours) s->max.contours = st->contours;
-  if (st->empty) return;
-  if (!s->have_box || st->xmin < s->max.xmin) s->max.xmin = st->xmin;
-  if (!s->have_box || st->ymin < s->max.ymin) s->max.ymin = st->ymin;
-  if (!s->have_box || st->xmax > s->max.xmax) s->max.xmax = st->xmax;
-  if (!s->have_box || st->ymax > s->max.ymax) s->max.ymax = st->ymax;
-  s->have_box = 1;
-}
-
-/* A glyph name for post: [A-Za-z0-9._] only, at most 63 bytes. */
-static char *clean_name(const char *base, const char *suffix) {
-  char buf[64];
-  size_t n = 0;
-  const char *p;
-  for (p = base; *p && n < 40; p++)
-    buf[n++] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                *p == '.' || *p == '_') ? *p : '_';
-  buf[n] = '\0';
-  if (suffix) snprintf(buf + n, sizeof buf - n, "%s", suffix);
-  return dup(buf);
-}
-
-/* A lead glyph's name as it is when post can hold it (printable ASCII, at most 63
-   bytes), else cleaned. */
-static char *post_name(const char *name) {
-  const char *p;
-  size_t n = strlen(name);
-  for (p = name; *p; p++)
-    if (*p <= 32 || *p >= 127) break;
-  return *p || n == 0 || n > 63 ? clean_name(name, NULL) : dup(name);
-}
-
-/* Ends glyph s->count (its bytes already in glyf). */
-static int finish_glyph(build_t *s, const ct_glyf_stats_t *st, int advance, int lsb, char *name) {
-  note_stats(s, st);
-  s->advance[s->count] = advance;
-  s->lsb[s->count] = st->empty ? 0 : lsb;
-  s->gnames[s->count] = name;
-  s->count++;
-  s->loca[s->count] = s->glyf.len;
-  return !s->glyf.failed;
-}
-
-/* Loads glyph `gid` of `font` as an outline in font units; returns the scale of its
-   coordinates, or 0 if it has none. */
-static double load_outline(ct_font_t *font, unsigned gid) {
-  FT_Int32 flags = FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP | FT_LOAD_IGNORE_TRANSFORM;
-  if (!font->ft_scaled) flags |= FT_LOAD_NO_SCALE;
-  if (FT_Load_Glyph(font->ft_face, gid, flags)) return 0;
-  if (font->ft_face->glyph->format != FT_GLYPH_FORMAT_OUTLINE) return 0;
-  return font->ft_scaled ? 1.0 / 64.0 : 1.0;
-}
-
-/* Appends glyph `gid` of `font` mapped by m (NULL: as it is), converted from FreeType. */
-static int add_converted(build_t *s, ct_font_t *font, unsigned gid, const double *m, const char *suffix) {
-  static const double identity[6] = { 1, 0, 0, 1, 0, 0 };
-  ct_glyf_stats_t st;
-  double scale;
-  char name[128] = "";
-  if (s->count >= CT_MAX_WRITTEN_GLYPHS) {
-    ct_set_error(s->err, CT_ERR_LIMIT, "the font would have more than %u glyphs", CT_MAX_WRITTEN_GLYPHS);
-    return 0;
-  }
-  if (!grow_glyphs(s)) goto nomem;
-  scale = load_outline(font, gid);
-  if (scale > 0) {
-    if (!ct_glyf_encode(&s->glyf, &font->ft_face->glyph->outline, scale, m ? m : identity, &st)) {
-      ct_font_get_glyph_name(font, gid, name, sizeof name);
-      ct_set_error(s->err, CT_ERR_LIMIT, "%s: glyph %u%s%s%s: outline too large for a TrueType glyph "
-                   "(over 65535 points or off the 16-bit coordinate range)", ct_font_get_path(font), gid,
-                   *name ? " ('" : "", name, *name ? "')" : "");
-      return 0;
-    }
-  } else {
-    memset(&st, 0, sizeof st);
-    st.empty = 1;
-  }
-  if (!ct_font_get_glyph_name(font, gid, name, sizeof name)) snprintf(name, sizeof name, "glyph%u", gid);
-  {
-    char *gname = suffix ? clean_name(name, suffix) : post_name(name);
-    double adv = ct_font_get_glyph_advance(font, gid);
-    if (!gname) goto nomem;
-    if (m) adv = adv * m[0];
-    if (finish_glyph(s, &st, (int)lround(fmax(0, fmin(65535, adv))), st.xmin, gname)) return 1;
-  }
-nomem:
-  ct_set_error(s->err, CT_ERR_NOMEM, "out of memory");
-  return 0;
-}
-
-static uint64_t key_hash(const glyph_key_t *k) {
-  uint64_t h = (uint64_t)(uintptr_t)k->font * 0x9E3779B97F4A7C15ull ^ k->gid;
-  unsigned i;
-  for (i = 0; i < 6 && k->has_m; i++) {
-    uint64_t bits;
-    double v = k->m[i] + 0.0;
-    memcpy(&bits, &v, sizeof bits);
-    h = (h ^ bits) * 0x100000001B3ull;
-  }
-  return h ^ (h >> 29);
-}
-
-static int key_eq(const glyph_key_t *a, const glyph_key_t *b) {
-  return a->font == b->font && a->gid == b->gid && a->has_m == b->has_m &&
-         (!a->has_m || memcmp(a->m, b->m, sizeof a->m) == 0);
-}
-
-static int rehash(build_t *s) {
-  unsigned cap = s->hash_cap ? s->hash_cap * 2 : 1024, i;
-  unsigned *h = calloc(cap, sizeof *h);
-  if (!h) return 0;
-  for (i = 0; i < s->nkeys; i++) {
-    unsigned j = (unsigned)(key_hash(&s->keys[i]) & (cap - 1));
-    while (h[j]) j = (j + 1) & (cap - 1);
-    h[j] = i + 1;
-  }
-  free(s->key_hash);
-  s->key_hash = h;
-  s->hash_cap = cap;
-  return 1;
-}
-
-/* The output glyph of a key, added the first time it is asked for. */
-static long glyph_for(build_t *s, glyph_key_t *k) {
-  unsigned j;
-  char suffix[32];
-  if (s->nkeys * 2 >= s->hash_cap && !rehash(s)) goto nomem;
-  j = (unsigned)(key_hash(k) & (s->hash_cap - 1));
-  while (s->key_hash[j]) {
-    if (key_eq(&s->keys[s->key_hash[j] - 1], k)) return s->keys[s->key_hash[j] - 1].out;
-    j = (j + 1) & (s->hash_cap - 1);
-  }
-  if (s->nkeys == s->keys_cap) {
-    unsigned cap = s->keys_cap ? s->keys_cap * 2 : 256;
-    glyph_key_t *nk = realloc(s->keys, cap * sizeof *nk);
-    if (!nk) goto nomem;
-    s->keys = nk;
-    s->keys_cap = cap;
-  }
-  k->out = s->count;
-  snprintf(suffix, sizeof suffix, ".c%u", s->nkeys + 1);
-  if (k->font) {
-    if (!add_converted(s, k->font, k->gid, k->has_m ? k->m : NULL, suffix)) goto failed;
-  } else {
-    ct_glyf_stats_t st;
-    char *name;
-    if (s->count >= CT_MAX_WRITTEN_GLYPHS || !grow_glyphs(s)) goto nomem;
-    ct_glyf_encode_rect(&s->glyf, k->m[0], k->m[1], k->m[2], k->m[3], &st);
-    snprintf(suffix, sizeof suffix, "clip.c%u", s->nkeys + 1);
-    if (!(name = dup(suffix)) || !finish_glyph(s, &st, 0, st.xmin, name)) goto nomem;
-  }
-  s->keys[s->nkeys++] = *k;
-  s->key_hash[j] = s->nkeys;
-  return k->out;
-nomem:
-  ct_set_error(s->err, CT_ERR_NOMEM, "out of memory");
-failed:
-  snprintf(s->sink.why, sizeof s->sink.why, "%s", s->err ? s->err->message : "out of memory");
-  return -1;
-}
-
-static long sink_glyph(void *data, ct_font_t *font, unsigned gid, const double *m) {
-  build_t *s = data;
-  glyph_key_t k;
-  ct_font_t *lead = s->b->lead;
-  if (font == lead && !m) return gid < lead->glyph_count ? (long)gid : -1;
-  if (font->upem != lead->upem) {
-    ct_error_t e;
-    ct_set_error(&e, CT_ERR_INVALID_ARG, "%s has %u units per em and the lead font %s has %u: "
-                 "layers must share one em (scale one of them first, e.g. fontTools' scaleUpem)",
-                 ct_font_get_path(font), font->upem, ct_font_get_path(lead), lead->upem);
-    snprintf(s->sink.why, sizeof s->sink.why, "%s", e.message);
-    return -1;
-  }
-  if (gid >= font->glyph_count) {
-    snprintf(s->sink.why, sizeof s->sink.why, "%s has no glyph %u", ct_font_get_path(font), gid);
-    return -1;
-  }
-  memset(&k, 0, sizeof k);
-  k.font = font;
-  k.gid = gid;
-  if (m) {
-    memcpy(k.m, m, sizeof k.m);
-    k.has_m = 1;
-  }
-  return glyph_for(s, &k);
-}
-
-static long sink_rect(void *data, double x0, double y0, double x1, double y1) {
-  build_t *s = data;
-  glyph_key_t k;
-  memset(&k, 0, sizeof k);
-  k.gid = ~0u;
-  k.m[0] = fmin(x0, x1);
-  k.m[1] = fmin(y0, y1);
-  k.m[2] = fmax(x0, x1);
-  k.m[3] = fmax(y0, y1);
-  k.has_m = 1;
-  return glyph_for(s, &k);
-}
-
-/* CPAL entries beyond the palettes: an explicit color, or a palette entry at an alpha
-   (COLRv0 has no alpha of its own). */
-static long extra_entry(build_t *s, int kind, unsigned index, double alpha, ct_rgba_t rgba) {
-  ct_font_builder_t *b = s->b;
-  unsigned i, p, np = b->npalettes ? b->npalettes : 1;
-  for (i = 0; i < s->nextra; i++)
-    if (s->extra_src[i].kind == kind && s->extra_src[i].index == index && s->extra_src[i].alpha == alpha &&
-        memcmp(&s->extra_src[i].rgba, &rgba, sizeof rgba) == 0)
-      return b->entries + i;
-  if (b->entries + s->nextra >= 0xFFFF || (size_t)(b->entries + s->nextra + 1) * np > 0xFFFF) {
-    snprintf(s->sink.why, sizeof s->sink.why, "more colors than CPAL can hold (65535 across the palettes)");
-    return -1;
-  }
-  if (s->nextra == s->extra_cap) {
-    unsigned cap = s->extra_cap ? s->extra_cap * 2 : 16;
-    void *src = realloc(s->extra_src, cap * sizeof *s->extra_src);
-    ct_rgba_t *e;
-    if (src) s->extra_src = src;
-    e = src ? realloc(s->extra, (size_t)cap * np * sizeof *e) : NULL;
-    if (!e) {
-      snprintf(s->sink.why, sizeof s->sink.why, "out of memory");
-      return -1;
-    }
-    s->extra = e;
-    s->extra_cap = cap;
-  }
-  s->extra_src[s->nextra].kind = kind;
-  s->extra_src[s->nextra].index = index;
-  s->extra_src[s->nextra].alpha = alpha;
-  s->extra_src[s->nextra].rgba = rgba;
-  for (p = 0; p < np; p++) {   /* entry-major: extra[e * np + p] */
-    ct_rgba_t c = kind == CT_COLOR_PALETTE ? b->colors[(size_t)p * b->entries + index] : rgba;
-    c.a *= alpha;
-    s->extra[(size_t)s->nextra * np + p] = c;
-  }
-  return b->entries + s->nextra++;
-}
-
-static long sink_color(void *data, const ct_color_t *c, int fold) {
-  build_t *s = data;
-  ct_rgba_t none = { 0, 0, 0, 0 };
-  switch (c->kind) {
-  case CT_COLOR_FOREGROUND:
-    return 0xFFFF;
-  case CT_COLOR_PALETTE:
-    if (c->index == 0xFFFF) return 0xFFFF;
-    if (c->index >= s->b->entries) {
-      snprintf(s->sink.why, sizeof s->sink.why, "palette entry %u is beyond the palettes' %u entries",
-               c->index, s->b->entries);
-      return -1;
-    }
-    if (!fold || c->alpha >= 1) return c->index;
-    return extra_entry(s, CT_COLOR_PALETTE, c->index, c->alpha, none);
-  case CT_COLOR_RGBA:
-  default:
-    return extra_entry(s, CT_COLOR_RGBA, 0, fold ? c->alpha : 1, c->rgba);
-  }
-}
-
-static void build_free(build_t *s) {
-  unsigned i;
-  ct_buf_free(&s->glyf);
-  for (i = 0; i < s->count && s->gnames; i++) free(s->gnames[i]);
-  free(s->gnames);
-  free(s->loca);
-  free(s->advance);
-  free(s->lsb);
-  free(s->keys);
-  free(s->key_hash);
-  free(s->extra);
-  free(s->extra_src);
-}
-
-/* The lead's glyphs at their own ids: TrueType records copied (with their hinting), or
-   every outline converted (CFF, CFF2, a variable font at its location). */
-static int add_lead_glyphs(build_t *s, int convert, table_t *glyf, table_t *loca, table_t *hmtx,
-                           unsigned nhm, int long_loca) {
-  ct_font_t *lead = s->b->lead;
-  unsigned g, n = lead->glyph_count;
-  size_t a = 0, z = 0;
-  char name[128];
-  s->names = FT_HAS_GLYPH_NAMES(lead->ft_face) ? 1 : 0;
-  for (g = 0; g < n; g++) {
-    if (convert) {
-      if (!add_converted(s, lead, g, NULL, NULL)) return 0;
-      if (!s->names) {
-        free(s->gnames[g]);
-        s->gnames[g] = NULL;
-      }
-      continue;
-    }
-    {
-      ct_glyf_stats_t st;
-      int adv, lsb;
-      char *gname = NULL;
-      if (!grow_glyphs(s)) goto nomem;
-      if (long_loca) {
-        if ((size_t)(g + 2) * 4 > loca->len) goto bad;
-        a = ct_rd32(loca->p + 4 * g);
-        z = ct_rd32(loca->p + 4 * g + 4);
-      } else {
-        if ((size_t)(g + 2) * 2 > loca->len) goto bad;
-        a = (size_t)ct_rd16(loca->p + 2 * g) * 2;
-        z = (size_t)ct_rd16(loca->p + 2 * g + 2) * 2;
-      }
-      if (a > z || z > glyf->len) goto bad;
-      ct_buf_bytes(&s->glyf, glyf->p + a, z - a);
-      ct_buf_pad4(&s->glyf);
-      ct_glyf_read_stats(glyf->p + a, z - a, &st);
-      if (z == a) st.empty = 1;
-      {
-        unsigned i = g < nhm ? g : nhm - 1;
-        adv = (size_t)i * 4 + 4 <= hmtx->len ? (int)ct_rd16(hmtx->p + 4 * i) : 0;
-        if (g < nhm) lsb = (size_t)g * 4 + 4 <= hmtx->len ? ct_rds16(hmtx->p + 4 * g + 2) : 0;
-        else {
-          size_t o = (size_t)nhm * 4 + (size_t)(g - nhm) * 2;
-          lsb = o + 2 <= hmtx->len ? ct_rds16(hmtx->p + o) : 0;
-        }
-      }
-      if (s->names && ct_font_get_glyph_name(lead, g, name, sizeof name) && !(gname = post_name(name)))
-        goto nomem;
-      if (!finish_glyph(s, &st, adv, lsb, gname)) goto nomem;
-      if (!st.empty) s->lsb[g] = lsb;
-    }
-  }
-  return 1;
-bad:
-  ct_set_error(s->err, CT_ERR_INVALID_FONT, "%s: glyph %u: bad loca/glyf offsets", ct_font_get_path(lead), g);
-  return 0;
-nomem:
-  ct_set_error(s->err, CT_ERR_NOMEM, "out of memory");
-  return 0;
-}
-
-/* ---- name ------------------------------------------------------------------------ */
-
-typedef struct {
-  unsigned platform, encoding, language, id;
-  const unsigned char *bytes;   /* borrowed from the lead's table, or owned utf16 */
-  size_t len;
-  unsigned char *owned;
-} name_rec_t;
-
-static int name_cmp(const void *a, const void *b) {
-  const name_rec_t *x = a, *y = b;
-  if (x->platform != y->platform) return x->platform < y->platform ? -1 : 1;
-  if (x->encoding != y->encoding) return x->encoding < y->encoding ? -1 : 1;
-  if (x->language != y->language) return x->language < y->language ? -1 : 1;
-  return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* UTF-8 to UTF-16BE (malloc'ed). */
-static unsigned char *utf16be(const char *s, size_t *len) {
-  size_t n = strlen(s), i = 0, o = 0;
-  unsigned char *out = malloc(n * 4 + 2);
-  if (!out) return NULL;
-  while (i < n) {
-    size_t used = 0;
-    uint32_t c = ct_utf8_decode(s + i, n - i, &used);
-    if (!used) break;
-    i += used;
-    if (c >= 0x10000) {
-      uint32_t v = c - 0x10000, hi = 0xD800 | (v >> 10), lo = 0xDC00 | (v & 0x3FF);
-      out[o++] = (unsigned char)(hi >> 8);
-      out[o++] = (unsigned char)hi;
-      out[o++] = (unsigned char)(lo >> 8);
-      out[o++] = (unsigned char)lo;
-    } else {
-      out[o++] = (unsigned char)(c >> 8);
-      out[o++] = (unsigned char)c;
-    }
-  }
-  *len = o;
-  return out;
-}
-
-typedef struct {
-  name_rec_t *v;
-  unsigned    n, cap;
-  unsigned    next_id;   /* for palette names and labels */
-} names_t;
-
-static int add_name(names_t *ns, unsigned id, const char *text) {
-  name_rec_t *r;
-  if (ns->n == ns->cap) {
-    unsigned cap = ns->cap ? ns->cap * 2 : 64;
-    name_rec_t *v = realloc(ns->v, cap * sizeof *v);
-    if (!v) return 0;
-    ns->v = v;
-    ns->cap = cap;
-  }
-  r = &ns->v[ns->n];
-  memset(r, 0, sizeof *r);
-  r->platform = 3;
-  r->encoding = 1;
-  r->language = 0x409;
-  r->id = id;
-  if (!(r->owned = utf16be(text, &r->len))) return 0;
-  r->bytes = r->owned;
-  ns->n++;
-  return 1;
-}
-
-static void names_free(names_t *ns) {
-  unsigned i;
-  for (i = 0; i < ns->n; i++) free(ns->v[i].owned);
-  free(ns->v);
-}
-
-/* The lead's records (format 0 kept; language-tag records dropped), less the family's
-   when renamed. */
-static int read_names(names_t *ns, const table_t *t, int renamed) {
-  unsigned count, storage, i;
-  ns->next_id = 256;
-  if (!t->p || t->len < 6) return 1;
-  count = ct_rd16(t->p + 2);
-  storage = ct_rd16(t->p + 4);
-  if (6 + (size_t)count * 12 > t->len) return 1;
-  for (i = 0; i < count; i++) {
-    const unsigned char *r = t->p + 6 + 12 * i;
-    unsigned id = ct_rd16(r + 6), len = ct_rd16(r + 8), off = ct_rd16(r + 10);
-    name_rec_t *n;
-    if ((size_t)storage + off + len > t->len) continue;
-    if (ct_rd16(r + 4) >= 0x8000 && ct_rd16(r) != 0) continue;   /* language tags: format 1 */
-    if (id >= ns->next_id) ns->next_id = id + 1;
-    if (renamed && (id == 1 || id == 3 || id == 4 || id == 6 || id == 16 || id == 17 || id == 18 ||
-                    id == 21 || id == 22))
-      continue;
-    if (ns->n == ns->cap) {
-      unsigned cap = ns->cap ? ns->cap * 2 : 64;
-      name_rec_t *v = realloc(ns->v, cap * sizeof *v);
-      if (!v) return 0;
-      ns->v = v;
-      ns->cap = cap;
-    }
-    n = &ns->v[ns->n++];
-    memset(n, 0, sizeof *n);
-    n->platform = ct_rd16(r);
-    n->encoding = ct_rd16(r + 2);
-    n->language = ct_rd16(r + 4);
-    n->id = id;
-    n->bytes = t->p + storage + off;
-    n->len = len;
-  }
-  return 1;
-}
-
-static int write_names(names_t *ns, ct_buf_t *out) {
-  unsigned i;
-  size_t off = 0;
-  qsort(ns->v, ns->n, sizeof *ns->v, name_cmp);
-  ct_buf_u16(out, 0);
-  ct_buf_u16(out, ns->n);
-  ct_buf_u16(out, 6 + 12 * ns->n);
-  for (i = 0; i < ns->n; i++) {
-    if (ns->v[i].len > 0xFFFF || off > 0xFFFF) return 0;
-    ct_buf_u16(out, ns->v[i].platform);
-    ct_buf_u16(out, ns->v[i].encoding);
-    ct_buf_u16(out, ns->v[i].language);
-    ct_buf_u16(out, ns->v[i].id);
-    ct_buf_u16(out, (unsigned)ns->v[i].len);
-    ct_buf_u16(out, (unsigned)off);
-    off += ns->v[i].len;
-  }
-  for (i = 0; i < ns->n; i++) ct_buf_bytes(out, ns->v[i].bytes, ns->v[i].len);
-  return !out->failed;
-}
-
-/* The family's records: family, full name, unique id, PostScript name. */
-static int add_family(names_t *ns, const char *family, const char *style) {
-  char full[512], ps[64], uid[600];
-  size_t n = 0;
-  const char *p;
-  int regular = !*style || strcmp(style, "Regular") == 0;
-  snprintf(full, sizeof full, "%s%s%s", family, regular ? "" : " ", regular ? "" : style);
-  for (p = family; *p && n < 40; p++)
-    if (*p > 32 && *p < 127 && !strchr("[](){}<>/%", *p)) ps[n++] = *p;
-  if (n == 0) ps[n++] = 'X';
-  ps[n++] = '-';
-  for (p = *style ? style : "Regular"; *p && n < 62; p++)
-    if (*p > 32 && *p < 127 && !strchr("[](){}<>/%", *p)) ps[n++] = *p;
-  ps[n] = '\0';
-  snprintf(uid, sizeof uid, "%s;chromatype", ps);
-  return add_name(ns, 1, family) && add_name(ns, 3, uid) && add_name(ns, 4, full) && add_name(ns, 6, ps);
-}
-
-/* ---- the tables written anew ----------------------------------------------------- */
-
-static void write_post(build_t *s, const table_t *post, ct_buf_t *out) {
-  unsigned i;
-  unsigned char head[32];
-  memset(head, 0, sizeof head);
-  if (post->p && post->len >= 32) memcpy(head, post->p, 32);
-  head[0] = 0;
-  head[1] = s->names ? 2 : 3;
-  head[2] = head[3] = 0;
-  ct_buf_bytes(out, head, 32);
-  if (!s->names) return;
-  ct_buf_u16(out, s->count);
-  for (i = 0; i < s->count; i++) ct_buf_u16(out, 258 + i);
-  for (i = 0; i < s->count; i++) {
-    char fallback[32];
-    const char *n = s->gnames[i];
-    size_t len;
-    if (!n) {
-      snprintf(fallback, sizeof fallback, "glyph%u", i);
-      n = fallback;
-    }
-    len = strlen(n);
-    ct_buf_u8(out, (unsigned)len);
-    ct_buf_bytes(out, n, len);
-  }
-}
-
-static void write_maxp(build_t *s, const table_t *maxp, int hinted, ct_buf_t *out) {
-  unsigned char m[32];
-  memset(m, 0, sizeof m);
-  if (hinted && maxp->p && maxp->len >= 32 && ct_rd32(maxp->p) == 0x00010000u) memcpy(m, maxp->p, 32);
-  else {
-    m[15] = 2;   /* maxZones */
-    if (maxp->p && maxp->len >= 32 && ct_rd32(maxp->p) == 0x00010000u) {
-      memcpy(m + 6, maxp->p + 6, 8);     /* points, contours, composite points, contours */
-      memcpy(m + 28, maxp->p + 28, 4);   /* component elements, depth */
-    }
-  }
-  m[0] = 0; m[1] = 1; m[2] = 0; m[3] = 0;
-  m[4] = (unsigned char)(s->count >> 8);
-  m[5] = (unsigned char)s->count;
-  if (s->max.points > ct_rd16(m + 6)) { m[6] = (unsigned char)(s->max.points >> 8); m[7] = (unsigned char)s->max.points; }
-  if (s->max.contours > ct_rd16(m + 8)) { m[8] = (unsigned char)(s->max.contours >> 8); m[9] = (unsigned char)s->max.contours; }
-  ct_buf_bytes(out, m, 32);
-}
-
-static void write_hmtx(build_t *s, const table_t *hhea, ct_buf_t *hmtx, ct_buf_t *hh) {
-  unsigned i;
-  int adv_max = 0, min_lsb = 0, min_rsb = 0, max_ext = 0, first = 1;
-  for (i = 0; i < s->count; i++) {
-    ct_buf_u16(hmtx, (unsigned)s->advance[i]);
-    ct_buf_u16(hmtx, (unsigned)(s->lsb[i] & 0xFFFF));
-    if (s->advance[i] > adv_max) adv_max = s->advance[i];
-  }
-  for (i = 0; i < s->count; i++) {
-    size_t len = s->loca[i + 1] - s->loca[i];
-    int xmin, xmax;
-    if (len < 10) continue;
-    xmin = ct_rds16(s->glyf.p + s->loca[i] + 2);
-    xmax = ct_rds16(s->glyf.p + s->loca[i] + 6);
-    if (first || s->lsb[i] < min_lsb) min_lsb = s->lsb[i];
-    if (first || s->advance[i] - s->lsb[i] - (xmax - xmin) < min_rsb) min_rsb = s->advance[i] - s->lsb[i] - (xmax - xmin);
-    if (first || s->lsb[i] + (xmax - xmin) > max_ext) max_ext = s->lsb[i] + (xmax - xmin);
-    first = 0;
-  }
-  ct_buf_bytes(hh, hhea->p, 36);
-  ct_buf_put_u16(hh, 10, (unsigned)adv_max);
-  ct_buf_put_u16(hh, 12, (unsigned)(min_lsb & 0xFFFF));
-  ct_buf_put_u16(hh, 14, (unsigned)(min_rsb & 0xFFFF));
-  ct_buf_put_u16(hh, 16, (unsigned)(max_ext & 0xFFFF));
-  ct_buf_put_u16(hh, 34, s->count);
-}
-
-/* ---- SVG ------------------------------------------------------------------------- */
-
-typedef struct { unsigned gid; char *doc; size_t len; } svg_doc_t;
-
-static void write_svg_table(svg_doc_t *docs, unsigned n, ct_buf_t *out) {
-  unsigned i;
-  size_t off = 2 + 12 * (size_t)n;
-  ct_buf_u16(out, 0);
-  ct_buf_u32(out, 10);
-  ct_buf_u32(out, 0);
-  ct_buf_u16(out, n);
-  for (i = 0; i < n; i++) {
-    ct_buf_u16(out, docs[i].gid);
-    ct_buf_u16(out, docs[i].gid);
-    ct_buf_u32(out, (uint32_t)off);
-    ct_buf_u32(out, (uint32_t)docs[i].len);
-    off += docs[i].len;
-  }
-  for (i = 0; i < n; i++) ct_buf_bytes(out, docs[i].doc, docs[i].len);
-}
-
-/* ---- subset, WOFF2, the file ---------------------------------------------------- */
-
-/* A set of the subset input that holds everything. */
-static void keep_all(hb_subset_input_t *in, hb_subset_sets_t which) {
-  hb_set_t *set = hb_subset_input_set(in, which);
-  hb_set_clear(set);
-  hb_set_invert(set);
-}
-
-static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
-  hb_blob_t *blob = hb_blob_create((const char *)font->p, (unsigned)font->len, HB_MEMORY_MODE_READONLY, NULL, NULL);
-  hb_face_t *face = hb_face_create(blob, 0), *sub = NULL;
-  hb_subset_input_t *in = hb_subset_input_create_or_fail();
-  hb_blob_t *out = NULL;
-  ct_status_t st = CT_OK;
-  size_t i = 0, n = strlen(text);
-  unsigned flags = HB_SUBSET_FLAGS_GLYPH_NAMES | HB_SUBSET_FLAGS_NAME_LEGACY | HB_SUBSET_FLAGS_NOTDEF_OUTLINE;
-  hb_blob_t *svg;
-  int has_svg;
-  if (!in) {
-    st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-    goto done;
-  }
-  while (i < n) {
-    size_t used = 0;
-    uint32_t c = ct_utf8_decode(text + i, n - i, &used);
-    if (!used) break;
-    hb_set_add(hb_subset_input_unicode_set(in), c);
-    i += used;
-  }
-  /* keep every name, language, layout feature and script (each set emptied, then
-     inverted: all); glyph names too */
-  keep_all(in, HB_SUBSET_SETS_NAME_ID);
-  keep_all(in, HB_SUBSET_SETS_NAME_LANG_ID);
-  keep_all(in, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
-  keep_all(in, HB_SUBSET_SETS_LAYOUT_SCRIPT_TAG);
-  svg = hb_face_reference_table(face, TAG('S', 'V', 'G', ' '));
-  has_svg = hb_blob_get_length(svg) > 0;
-  hb_blob_destroy(svg);
-  if (has_svg) {
-    /* hb-subset 6.0 drops SVG tables, and prunes CPAL entries under COLR: with an SVG
-       table, glyph ids stay (dropped glyphs are emptied) and SVG, COLR and CPAL are kept
-       as they are (the color glyphs written are already those of the subset) */
-    hb_set_t *keep = hb_subset_input_set(in, HB_SUBSET_SETS_NO_SUBSET_TABLE_TAG);
-    hb_set_add(keep, TAG('S', 'V', 'G', ' '));
-    hb_set_add(keep, TAG('C', 'O', 'L', 'R'));
-    hb_set_add(keep, TAG('C', 'P', 'A', 'L'));
-    hb_set_del(hb_subset_input_set(in, HB_SUBSET_SETS_DROP_TABLE_TAG), TAG('S', 'V', 'G', ' '));
-    flags |= HB_SUBSET_FLAGS_RETAIN_GIDS | HB_SUBSET_FLAGS_PASSTHROUGH_UNRECOGNIZED;
-  }
-  hb_subset_input_set_flags(in, flags);
-  if (!(sub = hb_subset_or_fail(face, in))) {
-    st = ct_set_error(err, CT_ERR_BACKEND, "hb-subset could not subset the font");
-    goto done;
-  }
-  out = hb_face_reference_blob(sub);
-  {
-    unsigned len = 0;
-    const char *d = hb_blob_get_data(out, &len);
-    ct_buf_t b = { 0 };
-    ct_buf_bytes(&b, d, len);
-    if (b.failed || len == 0) {
-      ct_buf_free(&b);
-      st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-      goto done;
-    }
-    ct_buf_free(font);
-    *font = b;
-  }
-done:
-  hb_blob_destroy(out);
-  hb_face_destroy(sub);
-  hb_subset_input_destroy(in);
-  hb_face_destroy(face);
-  hb_blob_destroy(blob);
-  return st;
-}
-
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
-
-/* ---- the glyphs a subset keeps ------------------------------------------------------ */
-
-unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *utf8, unsigned *gids, unsigned max) {
-  hb_subset_input_t *in = hb_subset_input_create_or_fail();
-  hb_subset_plan_t *plan = NULL;
-  unsigned n = 0;
-  size_t i = 0, len = strlen(utf8);
-  if (!in) return 0;
-  while (i < len) {
-    size_t used = 0;
-    uint32_t c = ct_utf8_decode(utf8 + i, len - i, &used);
-    if (!used) break;
-    hb_set_add(hb_subset_input_unicode_set(in), c);
-    i += used;
-  }
-  keep_all(in, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
-  keep_all(in, HB_SUBSET_SETS_LAYOUT_SCRIPT_TAG);
-  if ((plan = hb_subset_plan_create_or_fail(font->hb_face, in))) {
-    const hb_map_t *old_to_new = hb_subset_plan_old_to_new_glyph_mapping(plan);
-    unsigned g;
-    for (g = 0; g < font->glyph_count; g++)
-      if (hb_map_has(old_to_new, g)) {
-        if (n < max) gids[n] = g;
-        n++;
-      }
-    hb_subset_plan_destroy(plan);
-  }
-  hb_subset_input_destroy(in);
-  return n;
-}
-
 /* ---- write -------------------------------------------------------------------------- */
 
-static int is_tag(uint32_t t, const char *s) {
-  return t == TAG(s[0], s[1], s[2], s[3]);
-}
+/* One write: what the steps of ct_font_builder_write share, freed by write_free. */
+typedef struct {
+  ct_font_builder_t  *b;
+  ct_error_t         *err;
+  unsigned            formats, ntrees;
+  int                 cff, keep, regenerate, renamed;
+  ct_table_t          head, hhea, maxp, post, name, hmtx, glyf, loca;   /* the lead's */
+  ct_build_t          s;
+  ct_colr_writer_t   *colr;
+  ct_build_svg_doc_t *docs;
+  unsigned            ndocs;
+  ct_sfnt_table_t    *tables;   /* of the file */
+  unsigned            ntables;
+  ct_buf_t            file, buf;
+  ct_names_t          ns;
+  unsigned           *name_ids, *label_ids;
+  ct_rgba_t          *colors;
+} write_t;
 
-/* Tables of the lead that a built font cannot keep: outlines, variations, color and
-   bitmap data written anew or dropped, per-glyph tables whose glyph count changes. */
-static int dropped_when_built(uint32_t t, int regenerated) {
-  static const char *const drop[] = { "CFF ", "CFF2", "VORG", "fvar", "gvar", "avar", "HVAR", "VVAR",
-    "MVAR", "cvar", "STAT", "sbix", "CBDT", "CBLC", "EBDT", "EBLC", "EBSC", "hdmx", "LTSH", "VDMX",
-    "DSIG", "vhea", "vmtx", "COLR", "CPAL", "SVG ", "glyf", "loca", "head", "hhea", "hmtx", "maxp",
-    "post", "name", NULL };
-  unsigned i;
-  for (i = 0; drop[i]; i++)
-    if (is_tag(t, drop[i])) return 1;
-  if (regenerated && (is_tag(t, "fpgm") || is_tag(t, "prep") || is_tag(t, "cvt "))) return 1;
-  return 0;
-}
-
-static ct_status_t add_table(ct_sfnt_table_t **tables, unsigned *n, uint32_t tag, ct_buf_t *data,
-                             ct_error_t *err) {
-  ct_sfnt_table_t *t = realloc(*tables, (*n + 1) * sizeof *t);
-  if (!t) {
-    ct_buf_free(data);
-    return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-  }
-  *tables = t;
-  t[*n].tag = tag;
-  t[*n].data = *data;
-  memset(data, 0, sizeof *data);
-  (*n)++;
-  return CT_OK;
-}
-
-static ct_status_t copy_table(ct_sfnt_table_t **tables, unsigned *n, ct_font_t *font, uint32_t tag,
-                              ct_error_t *err) {
-  table_t t = load_table(font, tag);
-  ct_buf_t b = { 0 };
-  if (!t.p) return CT_OK;
-  b.p = t.p;
-  b.len = b.cap = t.len;
-  return add_table(tables, n, tag, &b, err);
+static ct_status_t nomem(ct_error_t *err) {
+  return ct_set_error(err, CT_ERR_NOMEM, "out of memory (or a table over the size limit)");
 }
 
 static const char *glyph_label(ct_font_t *font, unsigned gid, char *buf, size_t size) {
@@ -997,49 +193,20 @@ static const char *glyph_label(ct_font_t *font, unsigned gid, char *buf, size_t 
   return buf;
 }
 
-ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const ct_font_write_options_t *o,
-                                  ct_error_t *err) {
-  ct_font_t *lead = b->lead;
-  ct_font_write_options_t defaults;
-  ct_sfnt_table_t *tables = NULL;
-  unsigned ntables = 0, i, formats, ntrees = 0;
-  ct_buf_t file = { 0 }, buf = { 0 };
-  names_t ns;
-  build_t s;
-  ct_colr_writer_t *colr = NULL;
-  svg_doc_t *docs = NULL;
-  unsigned ndocs = 0;
-  table_t head = { 0 }, hhea = { 0 }, maxp = { 0 }, post = { 0 }, name = { 0 }, hmtx = { 0 };
-  table_t glyf = { 0 }, loca = { 0 };
-  int cff = 0, keep, regenerate, renamed;
-  ct_status_t st = CT_OK;
-  char label[160];
-  unsigned *name_ids = NULL, *label_ids = NULL;
-  ct_rgba_t *colors = NULL;
-
-  memset(&ns, 0, sizeof ns);
-  memset(&s, 0, sizeof s);
-  if (!o) {
-    ct_font_write_options_init(&defaults);
-    o = &defaults;
-  }
-  formats = o->formats;
-  for (i = 0; i < b->ntrees; i++) ntrees += b->trees[i] != NULL;
-  keep = ntrees == 0 && formats == 0;
-  renamed = b->family != NULL;
-
-  head = load_table(lead, TAG('h', 'e', 'a', 'd'));
-  hhea = load_table(lead, TAG('h', 'h', 'e', 'a'));
-  maxp = load_table(lead, TAG('m', 'a', 'x', 'p'));
-  post = load_table(lead, TAG('p', 'o', 's', 't'));
-  name = load_table(lead, TAG('n', 'a', 'm', 'e'));
-  hmtx = load_table(lead, TAG('h', 'm', 't', 'x'));
-  if (head.len < 54 || hhea.len < 36 || maxp.len < 6) {
-    st = ct_set_error(err, CT_ERR_INVALID_FONT, "%s: no head, hhea or maxp table (not an OpenType font?)",
-                      ct_font_get_path(lead));
-    goto done;
-  }
-  cff = has_table(lead, TAG('C', 'F', 'F', ' ')) || has_table(lead, TAG('C', 'F', 'F', '2'));
+/* The lead's tables the others are made from, and those kept as they are. */
+static ct_status_t read_lead(write_t *w) {
+  ct_font_t *lead = w->b->lead;
+  ct_status_t st;
+  w->head = ct_table_load(lead, TAG('h', 'e', 'a', 'd'));
+  w->hhea = ct_table_load(lead, TAG('h', 'h', 'e', 'a'));
+  w->maxp = ct_table_load(lead, TAG('m', 'a', 'x', 'p'));
+  w->post = ct_table_load(lead, TAG('p', 'o', 's', 't'));
+  w->name = ct_table_load(lead, TAG('n', 'a', 'm', 'e'));
+  w->hmtx = ct_table_load(lead, TAG('h', 'm', 't', 'x'));
+  if (w->head.len < 54 || w->hhea.len < 36 || w->maxp.len < 6)
+    return ct_set_error(w->err, CT_ERR_INVALID_FONT, "%s: no head, hhea or maxp table (not an OpenType font?)",
+                        ct_font_get_path(lead));
+  w->cff = ct_table_has(lead, TAG('C', 'F', 'F', ' ')) || ct_table_has(lead, TAG('C', 'F', 'F', '2'));
 
   /* the tables kept as they are */
   {
@@ -1047,210 +214,242 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
     FT_UInt k;
     /* outlines from FreeType: CFF, variable fonts (at their location), and WOFF2, whose
        glyf and loca FreeType 2.12 rebuilds with loca offsets past the table's end */
-    regenerate = !keep && (cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) ||
-                           (lead->container && strcmp(lead->container, "WOFF2") == 0));
+    w->regenerate = !w->keep && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) ||
+                                 (lead->container && strcmp(lead->container, "WOFF2") == 0));
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {
       uint32_t t = (uint32_t)tag;
-      if (keep ? (is_tag(t, "CPAL") || is_tag(t, "name") || is_tag(t, "DSIG") || is_tag(t, "head"))
-               : dropped_when_built(t, regenerate))
-        continue;
-      if ((st = copy_table(&tables, &ntables, lead, t, err))) goto done;
+      if (!ct_table_copied(t, w->keep, w->regenerate)) continue;
+      if ((st = ct_tables_copy(&w->tables, &w->ntables, lead, t, w->err))) return st;
     }
   }
+  return CT_OK;
+}
 
-  if (!keep) {
-    int long_loca = ct_rds16(head.p + 50) == 1;
-    /* the glyphs: the lead's, then those the color glyphs need */
-    s.b = b;
-    s.err = err;
-    s.sink.data = &s;
-    s.sink.glyph = sink_glyph;
-    s.sink.rect = sink_rect;
-    s.sink.color = sink_color;
-    if (!grow_glyphs(&s)) goto nomem;
-    s.loca[0] = 0;
-    if (!regenerate) {
-      glyf = load_table(lead, TAG('g', 'l', 'y', 'f'));
-      loca = load_table(lead, TAG('l', 'o', 'c', 'a'));
-      if (!glyf.p || !loca.p) {
-        st = ct_set_error(err, CT_ERR_INVALID_FONT, "%s: no glyf/loca table", ct_font_get_path(lead));
-        goto done;
-      }
-    }
-    if (!add_lead_glyphs(&s, regenerate, &glyf, &loca, &hmtx, ct_rd16(hhea.p + 34) ? ct_rd16(hhea.p + 34) : 1,
-                         long_loca)) {
-      st = err ? err->status : CT_ERR_NOMEM;
-      goto done;
-    }
-
-    /* the color glyphs */
-    if (!formats) {
-      /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
-      formats = CT_FONT_COLR0;
-      for (i = 0; i < b->ntrees; i++)
-        if (b->trees[i] && !ct_colr_fits_v0(b->trees[i], 0)) {
-          formats = CT_FONT_COLR1;
-          break;
-        }
-    }
-    if (formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
-      if (!(colr = ct_colr_writer_create())) goto nomem;
-      for (i = 0; i < b->ntrees; i++) {
-        if (!b->trees[i]) continue;
-        if ((formats & CT_FONT_COLR0) && !ct_colr_writer_add_v0(colr, i, b->trees[i], lead, &s.sink) &&
-            !(formats & CT_FONT_COLR1)) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: COLRv0 cannot hold %s: %s (use --format colr1)",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), s.sink.why);
-          goto done;
-        }
-        if ((formats & CT_FONT_COLR1) && !ct_colr_writer_add_v1(colr, i, b->trees[i], lead, &s.sink)) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: COLRv1 cannot hold %s: %s",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), s.sink.why);
-          goto done;
-        }
-      }
-    }
-    if (formats & CT_FONT_SVG) {
-      ct_svgwrite_t w;
-      memset(&w, 0, sizeof w);
-      w.palette = b->colors;
-      w.palette_count = b->entries;
-      if (!(docs = calloc(ntrees + 1, sizeof *docs))) goto nomem;
-      for (i = 0; i < b->ntrees; i++) {
-        char why[256] = "";
-        if (!b->trees[i]) continue;
-        w.gid = i;
-        docs[ndocs].gid = i;
-        if (!(docs[ndocs].doc = ct_svg_write_glyph(lead, b->trees[i], &w, &docs[ndocs].len, why, sizeof why))) {
-          st = ct_set_error(err, CT_ERR_INVALID_ARG, "%s: OT-SVG cannot hold %s: %s",
-                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), why);
-          goto done;
-        }
-        ndocs++;
-      }
-    }
-    if (s.glyf.failed) goto nomem;
-
-    /* glyf, loca, hmtx, hhea, maxp, post, head */
-    {
-      ct_buf_t lo = { 0 }, hm = { 0 }, hh = { 0 }, mp = { 0 }, pt = { 0 }, hd = { 0 };
-      for (i = 0; i <= s.count; i++) ct_buf_u32(&lo, (uint32_t)s.loca[i]);
-      write_hmtx(&s, &hhea, &hm, &hh);
-      write_maxp(&s, &maxp, !regenerate, &mp);
-      write_post(&s, &post, &pt);
-      ct_buf_bytes(&hd, head.p, 54);
-      ct_buf_put_u16(&hd, 36, (unsigned)(s.max.xmin & 0xFFFF));
-      ct_buf_put_u16(&hd, 38, (unsigned)(s.max.ymin & 0xFFFF));
-      ct_buf_put_u16(&hd, 40, (unsigned)(s.max.xmax & 0xFFFF));
-      ct_buf_put_u16(&hd, 42, (unsigned)(s.max.ymax & 0xFFFF));
-      ct_buf_put_u16(&hd, 50, 1);   /* long loca */
-      ct_buf_put_u16(&hd, 52, 0);
-      if ((st = add_table(&tables, &ntables, TAG('g', 'l', 'y', 'f'), &s.glyf, err)) ||
-          (st = add_table(&tables, &ntables, TAG('l', 'o', 'c', 'a'), &lo, err)) ||
-          (st = add_table(&tables, &ntables, TAG('h', 'm', 't', 'x'), &hm, err)) ||
-          (st = add_table(&tables, &ntables, TAG('h', 'h', 'e', 'a'), &hh, err)) ||
-          (st = add_table(&tables, &ntables, TAG('m', 'a', 'x', 'p'), &mp, err)) ||
-          (st = add_table(&tables, &ntables, TAG('p', 'o', 's', 't'), &pt, err)) ||
-          (st = add_table(&tables, &ntables, TAG('h', 'e', 'a', 'd'), &hd, err)))
-        goto done;
-      cff = 0;
-    }
-    if (colr) {
-      if (!ct_colr_writer_finish(colr, &buf)) goto nomem;
-      if ((st = add_table(&tables, &ntables, TAG('C', 'O', 'L', 'R'), &buf, err))) goto done;
-    }
-    if (ndocs) {
-      write_svg_table(docs, ndocs, &buf);
-      if ((st = add_table(&tables, &ntables, TAG('S', 'V', 'G', ' '), &buf, err))) goto done;
-    }
-  } else {
-    ct_buf_t hd = { 0 };
-    ct_buf_bytes(&hd, head.p, head.len);
-    if ((st = add_table(&tables, &ntables, TAG('h', 'e', 'a', 'd'), &hd, err))) goto done;
+/* The lead's glyphs at their own ids (those the color glyphs ask for are added as they are
+   encoded, through the glyph set's sink). */
+static ct_status_t add_glyphs(write_t *w) {
+  ct_font_t *lead = w->b->lead;
+  int long_loca = ct_rds16(w->head.p + 50) == 1;
+  if (!ct_build_start(&w->s, w->b, w->err)) return nomem(w->err);
+  if (!w->regenerate) {
+    w->glyf = ct_table_load(lead, TAG('g', 'l', 'y', 'f'));
+    w->loca = ct_table_load(lead, TAG('l', 'o', 'c', 'a'));
+    if (!w->glyf.p || !w->loca.p)
+      return ct_set_error(w->err, CT_ERR_INVALID_FONT, "%s: no glyf/loca table", ct_font_get_path(lead));
   }
+  if (!ct_build_lead_glyphs(&w->s, w->regenerate, &w->glyf, &w->loca, &w->hmtx,
+                            ct_rd16(w->hhea.p + 34) ? ct_rd16(w->hhea.p + 34) : 1, long_loca))
+    return w->err ? w->err->status : CT_ERR_NOMEM;
+  return CT_OK;
+}
 
-  /* name, with the palettes' names and labels; CPAL */
-  if (!read_names(&ns, &name, renamed)) goto nomem;
-  if (renamed) {
+/* The color glyphs as COLR (v0, v1 or both; with no format asked, v0 if every glyph fits
+   it, else v1). */
+static ct_status_t add_colr(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_font_t *lead = b->lead;
+  unsigned i;
+  char label[160];
+  if (!w->formats) {
+    /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
+    w->formats = CT_FONT_COLR0;
+    for (i = 0; i < b->ntrees; i++)
+      if (b->trees[i] && !ct_colr_fits_v0(b->trees[i], 0)) {
+        w->formats = CT_FONT_COLR1;
+        break;
+      }
+  }
+  if (w->formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
+    if (!(w->colr = ct_colr_writer_create())) return nomem(w->err);
+    for (i = 0; i < b->ntrees; i++) {
+      if (!b->trees[i]) continue;
+      if ((w->formats & CT_FONT_COLR0) && !ct_colr_writer_add_v0(w->colr, i, b->trees[i], lead, &w->s.sink) &&
+          !(w->formats & CT_FONT_COLR1))
+        return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv0 cannot hold %s: %s (use --format colr1)",
+                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
+      if ((w->formats & CT_FONT_COLR1) && !ct_colr_writer_add_v1(w->colr, i, b->trees[i], lead, &w->s.sink))
+        return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv1 cannot hold %s: %s",
+                            ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
+    }
+  }
+  return CT_OK;
+}
+
+/* The color glyphs as OT-SVG documents, when asked. */
+static ct_status_t add_svg(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_font_t *lead = b->lead;
+  ct_svgwrite_t sw;
+  unsigned i;
+  char label[160];
+  if (!(w->formats & CT_FONT_SVG)) return CT_OK;
+  memset(&sw, 0, sizeof sw);
+  sw.palette = b->colors;
+  sw.palette_count = b->entries;
+  if (!(w->docs = calloc(w->ntrees + 1, sizeof *w->docs))) return nomem(w->err);
+  for (i = 0; i < b->ntrees; i++) {
+    ct_build_svg_doc_t *d = &w->docs[w->ndocs];
+    char why[256] = "";
+    if (!b->trees[i]) continue;
+    sw.gid = i;
+    d->gid = i;
+    if (!(d->doc = ct_svg_write_glyph(lead, b->trees[i], &sw, &d->len, why, sizeof why)))
+      return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: OT-SVG cannot hold %s: %s",
+                          ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), why);
+    w->ndocs++;
+  }
+  return CT_OK;
+}
+
+/* glyf, loca, hmtx, hhea, maxp, post, head from the glyph set; COLR, SVG. */
+static ct_status_t glyph_tables(write_t *w) {
+  ct_build_t *s = &w->s;
+  ct_status_t st;
+  unsigned i;
+  if (s->glyf.failed) return nomem(w->err);
+  {
+    ct_buf_t lo = { 0 }, hm = { 0 }, hh = { 0 }, mp = { 0 }, pt = { 0 }, hd = { 0 };
+    for (i = 0; i <= s->count; i++) ct_buf_u32(&lo, (uint32_t)s->loca[i]);
+    ct_build_write_hmtx(s, &w->hhea, &hm, &hh);
+    ct_build_write_maxp(s, &w->maxp, !w->regenerate, &mp);
+    ct_build_write_post(s, &w->post, &pt);
+    ct_buf_bytes(&hd, w->head.p, 54);
+    ct_buf_put_u16(&hd, 36, (unsigned)(s->max.xmin & 0xFFFF));
+    ct_buf_put_u16(&hd, 38, (unsigned)(s->max.ymin & 0xFFFF));
+    ct_buf_put_u16(&hd, 40, (unsigned)(s->max.xmax & 0xFFFF));
+    ct_buf_put_u16(&hd, 42, (unsigned)(s->max.ymax & 0xFFFF));
+    ct_buf_put_u16(&hd, 50, 1);   /* long loca */
+    ct_buf_put_u16(&hd, 52, 0);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('g', 'l', 'y', 'f'), &s->glyf, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('l', 'o', 'c', 'a'), &lo, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'm', 't', 'x'), &hm, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'h', 'e', 'a'), &hh, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('m', 'a', 'x', 'p'), &mp, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('p', 'o', 's', 't'), &pt, w->err)) ||
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err)))
+      return st;
+    w->cff = 0;
+  }
+  if (w->colr) {
+    if (!ct_colr_writer_finish(w->colr, &w->buf)) return nomem(w->err);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'O', 'L', 'R'), &w->buf, w->err))) return st;
+  }
+  if (w->ndocs) {
+    ct_build_write_svg(w->docs, w->ndocs, &w->buf);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('S', 'V', 'G', ' '), &w->buf, w->err))) return st;
+  }
+  return CT_OK;
+}
+
+/* name, with the palettes' names and labels; CPAL (the palettes, then the entries the
+   color glyphs added). */
+static ct_status_t name_cpal(write_t *w) {
+  ct_font_builder_t *b = w->b;
+  ct_build_t *s = &w->s;
+  ct_names_t *ns = &w->ns;
+  ct_status_t st;
+  if (!ct_names_read(ns, &w->name, w->renamed)) return nomem(w->err);
+  if (w->renamed) {
     ct_font_info_t info;
-    ct_font_get_info(lead, &info);
-    if (!add_family(&ns, b->family, info.style)) goto nomem;
+    ct_font_get_info(b->lead, &info);
+    if (!ct_names_add_family(ns, b->family, info.style)) return nomem(w->err);
   }
   if (b->npalettes && b->entries) {
-    unsigned p, e, total = b->entries + s.nextra, any_type = 0, any_name = 0, any_label = 0;
-    if (!(colors = malloc((size_t)total * b->npalettes * sizeof *colors)) ||
-        !(name_ids = malloc((b->npalettes + 1) * sizeof *name_ids)) ||
-        !(label_ids = malloc((total + 1) * sizeof *label_ids)))
-      goto nomem;
+    unsigned p, e, total = b->entries + s->nextra, any_type = 0, any_name = 0, any_label = 0;
+    if (!(w->colors = malloc((size_t)total * b->npalettes * sizeof *w->colors)) ||
+        !(w->name_ids = malloc((b->npalettes + 1) * sizeof *w->name_ids)) ||
+        !(w->label_ids = malloc((total + 1) * sizeof *w->label_ids)))
+      return nomem(w->err);
     for (p = 0; p < b->npalettes; p++) {
-      memcpy(colors + (size_t)p * total, b->colors + (size_t)p * b->entries, b->entries * sizeof *colors);
-      for (e = 0; e < s.nextra; e++) colors[(size_t)p * total + b->entries + e] = s.extra[(size_t)e * b->npalettes + p];
+      memcpy(w->colors + (size_t)p * total, b->colors + (size_t)p * b->entries, b->entries * sizeof *w->colors);
+      for (e = 0; e < s->nextra; e++)
+        w->colors[(size_t)p * total + b->entries + e] = s->extra[(size_t)e * b->npalettes + p];
       any_type |= b->types[p];
-      name_ids[p] = 0xFFFF;
+      w->name_ids[p] = 0xFFFF;
       if (b->names[p]) {
-        if (ns.next_id > 32767 || !add_name(&ns, ns.next_id, b->names[p])) goto nomem;
-        name_ids[p] = ns.next_id++;
+        if (ns->next_id > 32767 || !ct_names_add(ns, ns->next_id, b->names[p])) return nomem(w->err);
+        w->name_ids[p] = ns->next_id++;
         any_name = 1;
       }
     }
     for (e = 0; e < total; e++) {
-      label_ids[e] = 0xFFFF;
+      w->label_ids[e] = 0xFFFF;
       if (e < b->entries && b->labels[e]) {
-        if (ns.next_id > 32767 || !add_name(&ns, ns.next_id, b->labels[e])) goto nomem;
-        label_ids[e] = ns.next_id++;
+        if (ns->next_id > 32767 || !ct_names_add(ns, ns->next_id, b->labels[e])) return nomem(w->err);
+        w->label_ids[e] = ns->next_id++;
         any_label = 1;
       }
     }
-    ct_cpal_encode(&buf, total, b->npalettes, colors, any_type ? b->types : NULL, any_name ? name_ids : NULL,
-                   any_label ? label_ids : NULL);
-    if ((st = add_table(&tables, &ntables, TAG('C', 'P', 'A', 'L'), &buf, err))) goto done;
-  } else if (s.nextra) {
+    ct_cpal_encode(&w->buf, total, b->npalettes, w->colors, any_type ? b->types : NULL,
+                   any_name ? w->name_ids : NULL, any_label ? w->label_ids : NULL);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'P', 'A', 'L'), &w->buf, w->err))) return st;
+  } else if (s->nextra) {
     /* no palettes of its own: one made of the colors the glyphs use */
     ct_buf_t tmp = { 0 };
-    ct_cpal_encode(&tmp, s.nextra, 1, s.extra, NULL, NULL, NULL);
-    if ((st = add_table(&tables, &ntables, TAG('C', 'P', 'A', 'L'), &tmp, err))) goto done;
+    ct_cpal_encode(&tmp, s->nextra, 1, s->extra, NULL, NULL, NULL);
+    if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'P', 'A', 'L'), &tmp, w->err))) return st;
   }
-  if (!write_names(&ns, &buf)) goto nomem;
-  if ((st = add_table(&tables, &ntables, TAG('n', 'a', 'm', 'e'), &buf, err))) goto done;
+  if (!ct_names_write(ns, &w->buf)) return nomem(w->err);
+  return ct_tables_add(&w->tables, &w->ntables, TAG('n', 'a', 'm', 'e'), &w->buf, w->err);
+}
 
-  if ((st = ct_sfnt_assemble(tables, ntables, cff, &file, err))) goto done;
-  if (o->text && (st = subset(&file, o->text, err))) goto done;
-  if (o->woff2 || (path && ends_with(path, ".woff2"))) {
-    size_t len = 0;
-    unsigned char *w = ct_woff2_encode(file.p, file.len, &len);
-    if (!w) {
-      st = ct_set_error(err, CT_ERR_BACKEND, "the WOFF2 encoder refused the font");
+static void write_free(write_t *w) {
+  unsigned i;
+  for (i = 0; i < w->ntables; i++) ct_buf_free(&w->tables[i].data);
+  free(w->tables);
+  for (i = 0; i < w->ndocs; i++) free(w->docs[i].doc);
+  free(w->docs);
+  ct_colr_writer_destroy(w->colr);
+  ct_build_free(&w->s);
+  ct_names_free(&w->ns);
+  ct_buf_free(&w->file);
+  ct_buf_free(&w->buf);
+  free(w->colors);
+  free(w->name_ids);
+  free(w->label_ids);
+  free(w->head.p);
+  free(w->hhea.p);
+  free(w->maxp.p);
+  free(w->post.p);
+  free(w->name.p);
+  free(w->hmtx.p);
+  free(w->glyf.p);
+  free(w->loca.p);
+}
+
+ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const ct_font_write_options_t *o,
+                                  ct_error_t *err) {
+  ct_font_write_options_t defaults;
+  write_t w;
+  unsigned i;
+  ct_status_t st;
+
+  memset(&w, 0, sizeof w);
+  w.b = b;
+  w.err = err;
+  if (!o) {
+    ct_font_write_options_init(&defaults);
+    o = &defaults;
+  }
+  w.formats = o->formats;
+  for (i = 0; i < b->ntrees; i++) w.ntrees += b->trees[i] != NULL;
+  w.keep = w.ntrees == 0 && w.formats == 0;
+  w.renamed = b->family != NULL;
+
+  if ((st = read_lead(&w))) goto done;
+  if (!w.keep) {
+    /* the glyphs: the lead's, then those the color glyphs need */
+    if ((st = add_glyphs(&w)) || (st = add_colr(&w)) || (st = add_svg(&w)) || (st = glyph_tables(&w)))
       goto done;
-    }
-    ct_buf_free(&file);
-    file.p = w;
-    file.len = file.cap = len;
+  } else {
+    ct_buf_t hd = { 0 };
+    ct_buf_bytes(&hd, w.head.p, w.head.len);
+    if ((st = ct_tables_add(&w.tables, &w.ntables, TAG('h', 'e', 'a', 'd'), &hd, err))) goto done;
   }
-  st = ct_file_write_atomic(path, file.p, file.len, err);
-  goto done;
-
-nomem:
-  st = ct_set_error(err, CT_ERR_NOMEM, "out of memory (or a table over the size limit)");
+  if ((st = name_cpal(&w))) goto done;
+  if ((st = ct_sfnt_assemble(w.tables, w.ntables, w.cff, &w.file, err))) goto done;
+  st = ct_build_output(&w.file, path, o, err);
 done:
-  for (i = 0; i < ntables; i++) ct_buf_free(&tables[i].data);
-  free(tables);
-  for (i = 0; i < ndocs; i++) free(docs[i].doc);
-  free(docs);
-  ct_colr_writer_destroy(colr);
-  build_free(&s);
-  names_free(&ns);
-  ct_buf_free(&file);
-  ct_buf_free(&buf);
-  free(colors);
-  free(name_ids);
-  free(label_ids);
-  free(head.p);
-  free(hhea.p);
-  free(maxp.p);
-  free(post.p);
-  free(name.p);
-  free(hmtx.p);
-  free(glyf.p);
-  free(loca.p);
+  write_free(&w);
   return st;
 }

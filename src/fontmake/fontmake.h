@@ -1,7 +1,7 @@
 /*
 ** fontmake.h: the header of the fontmake stage (src/fontmake/), private to it: the pieces
 ** of the font writer: a growing byte buffer in the big-endian order of OpenType, the sfnt
-** assembler, TrueType glyph encoding, the COLR/CPAL and OT-SVG encoders.  fontbuild.c puts
+** assembler, TrueType glyph encoding, the COLR/CPAL and OT-SVG encoders.  fontbuild*.c put
 ** them together.  The compositor's twin: it stands on fonts and paint trees, never pages.
 */
 #ifndef CT_FONTMAKE_H
