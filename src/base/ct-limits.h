@@ -114,7 +114,7 @@
 #define CT_MAX_SVG_GLYPH_ELEMENTS 50000u
 #endif
 
-/* SMIL animation kept in SVG glyph documents (smil.c): animation elements per document
+/* SMIL animation kept in SVG glyph documents (glyph/svg/smil*.c): animation elements per document
    (more are removed), the largest time in seconds (dur, each begin and end offset,
    repeatDur, dur x repeatCount: an element beyond it is removed), and the most items of
    values, keyTimes and keySplines. */

@@ -123,7 +123,7 @@ static int byte(double v) {
 
 /* The color of a tree color as SVG text (without its alpha multiplier), and the alpha that
    text itself carries: a palette entry is var(--colorN, fallback) where the fallback is
-   palette 0's entry with its alpha (#RRGGBBAA when not opaque: svg.c substitutes rgba()
+   palette 0's entry with its alpha (#RRGGBBAA when not opaque: svg-draw.c substitutes rgba()
    with the entry's alpha for the variable, so the fallback must carry it too, not
    fill-opacity); the text color is currentColor; an explicit color is #RRGGBB. */
 static double color_text(const writer_t *w, const ct_color_t *c, char out[64]) {
@@ -161,7 +161,7 @@ static double effective_alpha(const writer_t *w, const ct_color_t *c) {
    The text color as a fill is currentColor, and also context-fill in the style attribute,
    which wins where it is understood: Firefox gives currentColor the document's own color
    (black) but context-fill the text color, and then ignores fill-opacity, so the alpha of
-   such a fill is the element's opacity (the same for one filled shape).  svg.c substitutes
+   such a fill is the element's opacity (the same for one filled shape).  svg-draw.c substitutes
    both.  (Stops cannot take context-fill: a gradient stop in the text color is black in
    Firefox.) */
 static void put_color(writer_t *w, const char *prop, const char *opacity_prop, const ct_color_t *c) {

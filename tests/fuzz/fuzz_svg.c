@@ -1,8 +1,8 @@
 /*
-** fuzz_svg.c: the SVG sanitizer alone (src/glyph/svg/svg.c): gzip inflation with its cap,
+** fuzz_svg.c: the SVG sanitizer alone (src/glyph/svg/svg-sanitize.c): gzip inflation with its cap,
 ** parsing without network, DTDs or entities, the removal of scripts, event handlers and
 ** external references, and the serialization, on arbitrary bytes; then the SMIL checks
-** and sampler of glyphs (src/glyph/svg/smil.c) on the same bytes parsed as a document, and the
+** and sampler of glyphs (src/glyph/svg/smil*.c) on the same bytes parsed as a document, and the
 ** geometry of a glyph drawn as a whole document (src/glyph/svg/svgview.c: viewBox, width, height,
 ** preserveAspectRatio, transform of its root).
 */

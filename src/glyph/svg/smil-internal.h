@@ -10,6 +10,8 @@
 
 #include <libxml/tree.h>
 
+#include "svg-private.h"
+
 /* ---- smil-rules.c: names ------------------------------------------------------------ */
 
 typedef enum { A_ANIMATE, A_SET, A_TRANSFORM, A_COLOR } akind_t;

@@ -31,7 +31,7 @@ int ct_svg_view_frame(struct _xmlDoc *out, struct _xmlNode *root, unsigned upem,
    add the glyph's copy to (`parent` when the ancestors give nothing). */
 struct _xmlNode *ct_svg_view_context(struct _xmlDoc *out, struct _xmlNode *parent, struct _xmlNode *glyph);
 
-/* smil.c: SMIL animation in SVG glyph documents (animate, set, animateTransform,
+/* smil*.c: SMIL animation in SVG glyph documents (animate, set, animateTransform,
    animateColor).  Nodes and documents are libxml2's.
    ct_smil_is_animation: whether the node is one of those elements.
    ct_smil_check (the sanitizer): 1 to keep the element (attributes it has no use for

@@ -10,7 +10,8 @@
 #include "paint/paint.h"
 
 /* svg.c: the SVG glyph of a glyph id as a paint node, or NULL (none, or refused: then a
-   warning is queued); its drawing; the per-font table cache. */
+   warning is queued); svg-draw.c: its drawing.  The table is kept in the font's
+   CT_FONT_CACHE_SVG slot. */
 typedef struct ct_svg_table ct_svg_table_t;
 ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid);
 /* ct_svg_render samples the glyph's SMIL animations at `time` seconds (glyphs without
@@ -18,7 +19,7 @@ ct_paint_t *ct_svg_glyph_paint(ct_font_t *font, unsigned gid);
 int ct_svg_render(cairo_t *cr, ct_font_t *font, const ct_svg_glyph_t *glyph, int layer,
                   const ct_resolved_palette_t *pal, double time);
 
-/* svg.c: an SVG picture file's bytes made safe for librsvg: inflated when
+/* svg-sanitize.c: an SVG picture file's bytes made safe for librsvg: inflated when
    gzip-compressed (capped), parsed without network, DTDs or entities (a DOCTYPE is
    refused), stripped of scripts and of every reference that is not a local #fragment or a
    PNG/JPEG data: URI, and written out again.  Returns a malloc'ed string (length in

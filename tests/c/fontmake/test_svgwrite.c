@@ -1,7 +1,7 @@
 /*
 ** test_svgwrite.c: paint trees written as OT-SVG glyph documents (svgwrite.c), drawn
 ** back through the project's own OT-SVG path (an SVG table added to the font in memory:
-** svg.c's parser, sanitizer, palette substitution and librsvg) and compared pixel by
+** glyph/svg/'s parser, sanitizer, palette substitution and librsvg) and compared pixel by
 ** pixel with the renderer's drawing of the tree; the refusals and their reasons; the
 ** var() fallbacks.  Core unit test.
 */

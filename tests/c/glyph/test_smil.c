@@ -1,5 +1,5 @@
 /*
-** test_smil.c: the SMIL sampler of SVG glyphs (src/glyph/svg/smil.c) on small documents:
+** test_smil.c: the SMIL sampler of SVG glyphs (src/glyph/svg/smil*.c) on small documents:
 ** timing (before begin, after end with and without freeze, repeats, restart, end),
 ** values (from/to/by, values, keyTimes, discrete, paced, spline), additive and
 ** accumulate, transforms, colors, path data, set, bad values, and the sanitizer's checks.
