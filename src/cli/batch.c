@@ -198,47 +198,43 @@ static void batch_event(batch_state_t *s, char *line, const batch_opts_t *bo) {
   batch_progress(s, 0);
 }
 
-int cmd_batch(int argc, char **argv) {
-  batch_opts_t bo;
-  batch_state_t *s;
-  int i, crashed = 0;
-  pid_t pids[MAX_JOBS];
-  int fds[MAX_JOBS];
-  static struct { char data[16384]; size_t len; } bufs[MAX_JOBS];
-  long w, open_count;
+/* The command line into *bo; dies on a usage error.  1: --help was printed (the command
+   is done). */
+static int batch_parse_options(int argc, char **argv, batch_opts_t *bo) {
+  int i;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-  memset(&bo, 0, sizeof bo);
-  bo.k = bo.n = 1;
-  bo.jobs = ncpu > 0 ? (ncpu > MAX_JOBS ? MAX_JOBS : ncpu) : 1;
-  bo.limit = 1000000;
+  memset(bo, 0, sizeof *bo);
+  bo->k = bo->n = 1;
+  bo->jobs = ncpu > 0 ? (ncpu > MAX_JOBS ? MAX_JOBS : ncpu) : 1;
+  bo->limit = 1000000;
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
     int k = i;
     if (take_run_option(argc, argv, &k)) { i = k; continue; }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_batch, stdout); return 0; }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_batch, stdout); return 1; }
     if ((strcmp(a, "-d") == 0 || strcmp(a, "--data") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
          strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0 ||
          strcmp(a, "--max-records") == 0 || strcmp(a, "--dpi") == 0)) {
       const char *v;
       if (i + 1 >= argc) die(EXIT_USAGE, "batch: %s needs a value", a);
       v = argv[++i];
-      if (a[1] == 'd' || strcmp(a, "--data") == 0) bo.data = v;
-      else if (a[1] == 'o' || strcmp(a, "--output") == 0) bo.output = v;
-      else if (a[1] == 'j' || strcmp(a, "--jobs") == 0) bo.jobs = parse_long("--jobs", v, 1, MAX_JOBS);
-      else if (strcmp(a, "--max-records") == 0) bo.limit = parse_long("--max-records", v, 1, 100000000);
+      if (a[1] == 'd' || strcmp(a, "--data") == 0) bo->data = v;
+      else if (a[1] == 'o' || strcmp(a, "--output") == 0) bo->output = v;
+      else if (a[1] == 'j' || strcmp(a, "--jobs") == 0) bo->jobs = parse_long("--jobs", v, 1, MAX_JOBS);
+      else if (strcmp(a, "--max-records") == 0) bo->limit = parse_long("--max-records", v, 1, 100000000);
       else if (strcmp(a, "--dpi") == 0) {
         char *end;
-        bo.dpi = strtod(v, &end);
-        if (*end != '\0' || !(bo.dpi > 0) || bo.dpi > 9600) die(EXIT_USAGE, "batch: --dpi: expected 0 < dpi <= 9600, got '%s'", v);
+        bo->dpi = strtod(v, &end);
+        if (*end != '\0' || !(bo->dpi > 0) || bo->dpi > 9600) die(EXIT_USAGE, "batch: --dpi: expected 0 < dpi <= 9600, got '%s'", v);
       } else {
         char *slash = strchr(v, '/');
         if (!slash) die(EXIT_USAGE, "batch: --shard: expected K/N (1 <= K <= N), got '%s'", v);
         *slash = '\0';
-        bo.k = parse_long("--shard K", v, 1, 1000000);
-        bo.n = parse_long("--shard N", slash + 1, 1, 1000000);
+        bo->k = parse_long("--shard K", v, 1, 1000000);
+        bo->n = parse_long("--shard N", slash + 1, 1, 1000000);
         *slash = '/';
-        if (bo.k > bo.n) die(EXIT_USAGE, "batch: --shard: K must be from 1 to N, got '%s'", v);
+        if (bo->k > bo->n) die(EXIT_USAGE, "batch: --shard: K must be from 1 to N, got '%s'", v);
       }
     } else if (strcmp(a, "--ink") == 0 || strncmp(a, "--ink=", 6) == 0) {
       const char *v = a[5] == '=' ? a + 6 : NULL;
@@ -246,41 +242,38 @@ int cmd_batch(int argc, char **argv) {
         if (i + 1 >= argc) die(EXIT_USAGE, "batch: --ink needs a value");
         v = argv[++i];
       }
-      bo.ink_specs[add_ink(bo.inks, &bo.ninks, v)] = v;
+      bo->ink_specs[add_ink(bo->inks, &bo->ninks, v)] = v;
     } else if (strcmp(a, "--inks-only") == 0) {
-      bo.inks_only = 1;
+      bo->inks_only = 1;
     } else if (strcmp(a, "--overprint") == 0) {
-      bo.overprint = 1;
+      bo->overprint = 1;
     } else if (strcmp(a, "--resume") == 0) {
-      bo.resume = 1;
+      bo->resume = 1;
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-      bo.quiet = 1;
+      bo->quiet = 1;
     } else if (a[0] == '-' && a[1] != '\0') {
       die(EXIT_USAGE, "batch: unknown option '%s' (see 'chromatype batch --help')", a);
-    } else if (!bo.tmpl) {
-      bo.tmpl = a;
+    } else if (!bo->tmpl) {
+      bo->tmpl = a;
     } else {
       die(EXIT_USAGE, "batch: unexpected argument '%s' (one template)", a);
     }
   }
-  if (!bo.tmpl) die(EXIT_USAGE, "batch: a template is needed (chromatype batch TEMPLATE --data RECORDS -o PATTERN)");
-  if (!bo.data) die(EXIT_USAGE, "batch: --data RECORDS is needed (.csv or .jsonl)");
-  if (!bo.output) die(EXIT_USAGE, "batch: -o PATTERN is needed (e.g. 'out/{id}.pdf')");
-  if (!strchr(bo.output, '{')) die(EXIT_USAGE, "batch: -o '%s' names no field: every record would write the same file (e.g. 'out/{index}.pdf')", bo.output);
-  if (strcmp(bo.data, "-") == 0 && bo.jobs > 1) bo.jobs = 1;   /* standard input is read once */
-  if (PARSE_ONLY) return 0;
-  if (access(bo.tmpl, R_OK) != 0) die(1, "%s: cannot open: %s", bo.tmpl, strerror(errno));
-  if (strcmp(bo.data, "-") != 0 && access(bo.data, R_OK) != 0) die(1, "%s: cannot open: %s", bo.data, strerror(errno));
+  if (!bo->tmpl) die(EXIT_USAGE, "batch: a template is needed (chromatype batch TEMPLATE --data RECORDS -o PATTERN)");
+  if (!bo->data) die(EXIT_USAGE, "batch: --data RECORDS is needed (.csv or .jsonl)");
+  if (!bo->output) die(EXIT_USAGE, "batch: -o PATTERN is needed (e.g. 'out/{id}.pdf')");
+  if (!strchr(bo->output, '{')) die(EXIT_USAGE, "batch: -o '%s' names no field: every record would write the same file (e.g. 'out/{index}.pdf')", bo->output);
+  if (strcmp(bo->data, "-") == 0 && bo->jobs > 1) bo->jobs = 1;   /* standard input is read once */
+  return 0;
+}
 
-  if (!(s = calloc(1, sizeof *s))) die(1, "out of memory");
-  s->tty = isatty(2);
-  s->quiet = bo.quiet;
-  s->jobs = bo.jobs;
-  s->next_plain = 1;
-  s->t0 = now_seconds();
-  fflush(stdout);
-  fflush(stderr);
-  for (w = 0; w < bo.jobs; w++) {
+/* A worker's line buffer: what it wrote past its last complete line. */
+typedef struct { char data[16384]; size_t len; } linebuf_t;
+
+/* Forks the workers, each writing its events to a pipe whose read end goes in fds[w]. */
+static void batch_start_workers(const batch_opts_t *bo, pid_t pids[], int fds[], linebuf_t bufs[]) {
+  long w;
+  for (w = 0; w < bo->jobs; w++) {
     int pfd[2];
     if (pipe(pfd) != 0) die(1, "batch: cannot make a pipe: %s", strerror(errno));
     pids[w] = fork();
@@ -291,26 +284,30 @@ int cmd_batch(int argc, char **argv) {
       for (v = 0; v < w; v++) close(fds[v]);
       if (dup2(pfd[1], 1) < 0) _exit(1);
       close(pfd[1]);
-      _exit(batch_worker(&bo, w + 1));
+      _exit(batch_worker(bo, w + 1));
     }
     close(pfd[1]);
     fds[w] = pfd[0];
     bufs[w].len = 0;
   }
-  /* read the workers' events as they come, a line buffer per worker */
-  open_count = bo.jobs;
+}
+
+/* Hands each complete line of the workers' pipes to batch_event(), until every pipe is
+   closed. */
+static void batch_read_events(batch_state_t *s, const batch_opts_t *bo, int fds[], linebuf_t bufs[]) {
+  long w, open_count = bo->jobs;
   while (open_count > 0) {
     fd_set rd;
     int maxfd = -1;
     FD_ZERO(&rd);
-    for (w = 0; w < bo.jobs; w++) {
+    for (w = 0; w < bo->jobs; w++) {
       if (fds[w] >= 0) { FD_SET(fds[w], &rd); if (fds[w] > maxfd) maxfd = fds[w]; }
     }
     if (select(maxfd + 1, &rd, NULL, NULL, NULL) < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    for (w = 0; w < bo.jobs; w++) {
+    for (w = 0; w < bo->jobs; w++) {
       ssize_t got;
       char *nl, *start;
       if (fds[w] < 0 || !FD_ISSET(fds[w], &rd)) continue;
@@ -328,32 +325,62 @@ int cmd_batch(int argc, char **argv) {
       start = bufs[w].data;
       while ((nl = strchr(start, '\n'))) {
         *nl = '\0';
-        batch_event(s, start, &bo);
+        batch_event(s, start, bo);
         start = nl + 1;
       }
       bufs[w].len -= (size_t)(start - bufs[w].data);
       memmove(bufs[w].data, start, bufs[w].len);
     }
   }
+}
+
+/* The lines after the progress display: warnings not shown, leftovers removed, the totals. */
+static void batch_summary(const batch_state_t *s, const batch_opts_t *bo, int crashed) {
+  double el = now_seconds() - s->t0;
+  long n = s->done + s->failed + s->skipped;
+  if (s->warn_more) fprintf(stderr, "%s: %ld more different warnings not shown\n", progname, s->warn_more);
+  if (s->cleared)
+    fprintf(stderr, "%s: batch: removed %ld temporary file%s that a killed run left\n", progname, s->cleared,
+            s->cleared == 1 ? "" : "s");
+  if (!s->fatal)
+    fprintf(stderr, "%s: batch: %ld done, %ld failed, %ld skipped of %ld in %.1f s (%.1f records/s, %ld worker%s%s)\n",
+            progname, s->done, s->failed, s->skipped, s->total, el, el > 0 ? (double)n / el : 0.0, bo->jobs,
+            bo->jobs == 1 ? "" : "s", bo->n > 1 ? ", one shard" : "");
+  if (crashed && !s->fatal) fprintf(stderr, "%s: batch: a worker stopped unexpectedly\n", progname);
+}
+
+int cmd_batch(int argc, char **argv) {
+  batch_opts_t bo;
+  batch_state_t *s;
+  int i, crashed = 0;
+  pid_t pids[MAX_JOBS];
+  int fds[MAX_JOBS];
+  static linebuf_t bufs[MAX_JOBS];
+  long w;
+
+  if (batch_parse_options(argc, argv, &bo)) return 0;
+  if (PARSE_ONLY) return 0;
+  if (access(bo.tmpl, R_OK) != 0) die(1, "%s: cannot open: %s", bo.tmpl, strerror(errno));
+  if (strcmp(bo.data, "-") != 0 && access(bo.data, R_OK) != 0) die(1, "%s: cannot open: %s", bo.data, strerror(errno));
+
+  if (!(s = calloc(1, sizeof *s))) die(1, "out of memory");
+  s->tty = isatty(2);
+  s->quiet = bo.quiet;
+  s->jobs = bo.jobs;
+  s->next_plain = 1;
+  s->t0 = now_seconds();
+  fflush(stdout);
+  fflush(stderr);
+  batch_start_workers(&bo, pids, fds, bufs);
+  /* read the workers' events as they come, a line buffer per worker */
+  batch_read_events(s, &bo, fds, bufs);
   for (w = 0; w < bo.jobs; w++) {
     int st = 0;
     if (waitpid(pids[w], &st, 0) > 0 && (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && !s->fatal))) crashed = 1;
   }
   batch_progress(s, 1);
   batch_clear_line(s);
-  {
-    double el = now_seconds() - s->t0;
-    long n = s->done + s->failed + s->skipped;
-    if (s->warn_more) fprintf(stderr, "%s: %ld more different warnings not shown\n", progname, s->warn_more);
-    if (s->cleared)
-      fprintf(stderr, "%s: batch: removed %ld temporary file%s that a killed run left\n", progname, s->cleared,
-              s->cleared == 1 ? "" : "s");
-    if (!s->fatal)
-      fprintf(stderr, "%s: batch: %ld done, %ld failed, %ld skipped of %ld in %.1f s (%.1f records/s, %ld worker%s%s)\n",
-              progname, s->done, s->failed, s->skipped, s->total, el, el > 0 ? (double)n / el : 0.0, bo.jobs,
-              bo.jobs == 1 ? "" : "s", bo.n > 1 ? ", one shard" : "");
-    if (crashed && !s->fatal) fprintf(stderr, "%s: batch: a worker stopped unexpectedly\n", progname);
-  }
+  batch_summary(s, &bo, crashed);
   i = s->fatal ? 1 : (s->failed > 0 || crashed || s->done + s->skipped + s->failed < s->total) ? EXIT_SOME_FAILED : 0;
   free(s);
   return i;

@@ -298,79 +298,177 @@ static ct_paint_t *with_clip(colr_t *t, unsigned gid, ct_paint_t *p) {
   return p;
 }
 
+/* A paint that runs past the end of the table: left out. */
+static ct_paint_t *truncated(walk_t *w, unsigned fmt, uint32_t off) {
+  note(w, 0, "paint format %u at offset %u runs past the end of the COLR table", fmt, off);
+  return nothing();
+}
+
+/* PaintColrLayers: a slice of the LayerList. */
+static ct_paint_t *build_layers(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  unsigned n, i;
+  uint32_t first;
+  ct_paint_t *p;
+  if (!fits(t, off, 6)) return truncated(w, fmt, off);
+  n = u8(t, off + 1);
+  first = u32(t, off + 2);
+  if (!t->layer_list || first > t->num_layers || t->num_layers - first < n) {
+    note(w, 0, "layers %u..%u past the LayerList (%u layers)", first, first + n, t->num_layers);
+    return nothing();
+  }
+  if (!(p = ct_paint_layers_create(n))) return NULL;
+  for (i = 0; i < n && !w->failed; i++) {
+    uint32_t rel = u32(t, t->layer_list + 4 + (size_t)(first + i) * 4);
+    if (ct_paint_layers_append(p, child_at(w, t->layer_list, rel)) != CT_OK) {
+      ct_paint_destroy(p);
+      return NULL;
+    }
+  }
+  return p;
+}
+
+/* Formats 4 to 7: linear and radial gradients. */
+static ct_paint_t *build_gradient(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  unsigned i;
+  int var;
+  uint32_t base = NO_VAR;
+  ct_paint_t *p;
+  ct_color_line_t line = { CT_EXTEND_PAD, 0, NULL };
+  double v[6];
+  var = fmt == 5 || fmt == 7;
+  if (!fits(t, off, var ? 20 : 16)) return truncated(w, fmt, off);
+  if (var) base = u32(t, off + 16);
+  if (!read_color_line(w, off + u24(t, off + 1), var, &line)) {
+    free(line.stops);
+    return truncated(w, fmt, off);
+  }
+  for (i = 0; i < 6; i++) {
+    /* radial radii are unsigned */
+    double raw = (fmt >= 6 && (i == 2 || i == 5)) ? (double)u16(t, off + 4 + i * 2) : (double)s16(t, off + 4 + i * 2);
+    v[i] = var_at(t, base, i, raw, 1);
+  }
+  p = fmt <= 5 ? ct_paint_linear_create(&line, v) : ct_paint_radial_create(&line, v);
+  free(line.stops);
+  return p;
+}
+
+/* Formats 8 and 9, PaintSweepGradient: angles 180 degrees per 1.0, with a bias of 180. */
+static ct_paint_t *build_sweep(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  int var;
+  uint32_t base = NO_VAR;
+  ct_paint_t *p;
+  ct_color_line_t line = { CT_EXTEND_PAD, 0, NULL };
+  double cx, cy, a0, a1;
+  var = fmt == 9;
+  if (!fits(t, off, var ? 16 : 12)) return truncated(w, fmt, off);
+  if (var) base = u32(t, off + 12);
+  if (!read_color_line(w, off + u24(t, off + 1), var, &line)) {
+    free(line.stops);
+    return truncated(w, fmt, off);
+  }
+  cx = var_at(t, base, 0, s16(t, off + 4), 1);
+  cy = var_at(t, base, 1, s16(t, off + 6), 1);
+  a0 = (var_at(t, base, 2, f2dot14(t, off + 8), 16384.0) + 1.0) * 180.0;
+  a1 = (var_at(t, base, 3, f2dot14(t, off + 10), 16384.0) + 1.0) * 180.0;
+  p = ct_paint_sweep_create(&line, cx, cy, a0, a1);
+  free(line.stops);
+  return p;
+}
+
+/* Formats 16 to 23: scales, uniform or not, around the origin or a center. */
+static ct_paint_t *build_scale(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  int var;
+  uint32_t base = NO_VAR;
+  int uniform = fmt >= 20, centered = fmt == 18 || fmt == 19 || fmt == 22 || fmt == 23;
+  unsigned nvals = (uniform ? 1 : 2) + (centered ? 2 : 0), k = 0;
+  double sx, sy, cx = 0, cy = 0;
+  var = fmt & 1;
+  if (!fits(t, off, 4 + nvals * 2 + (var ? 4 : 0))) return truncated(w, fmt, off);
+  if (var) base = u32(t, off + 4 + nvals * 2);
+  sx = var_at(t, base, k, f2dot14(t, off + 4), 16384.0);
+  k++;
+  sy = uniform ? sx : var_at(t, base, k++, f2dot14(t, off + 6), 16384.0);
+  if (centered) {
+    size_t c = off + 4 + (uniform ? 2 : 4);
+    cx = var_at(t, base, k, s16(t, c), 1);
+    cy = var_at(t, base, k + 1, s16(t, c + 2), 1);
+  }
+  {
+    double m[6] = { sx, 0, 0, sy, 0, 0 };
+    return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
+  }
+}
+
+/* Formats 24 to 27: rotations, counter-clockwise, 180 degrees per 1.0. */
+static ct_paint_t *build_rotate(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  int var;
+  uint32_t base = NO_VAR;
+  int centered = fmt >= 26;
+  double a, cx = 0, cy = 0;
+  var = fmt & 1;
+  if (!fits(t, off, 6 + (centered ? 4 : 0) + (var ? 4 : 0))) return truncated(w, fmt, off);
+  if (var) base = u32(t, off + 6 + (centered ? 4 : 0));
+  a = var_at(t, base, 0, f2dot14(t, off + 4), 16384.0) * M_PI;
+  if (centered) {
+    cx = var_at(t, base, 1, s16(t, off + 6), 1);
+    cy = var_at(t, base, 2, s16(t, off + 8), 1);
+  }
+  {
+    double m[6] = { cos(a), sin(a), -sin(a), cos(a), 0, 0 };
+    return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
+  }
+}
+
+/* Formats 28 to 31: skews. */
+static ct_paint_t *build_skew(walk_t *w, uint32_t off, unsigned fmt) {
+  colr_t *t = w->t;
+  int var;
+  uint32_t base = NO_VAR;
+  int centered = fmt >= 30;
+  double ax, ay, cx = 0, cy = 0;
+  var = fmt & 1;
+  if (!fits(t, off, 8 + (centered ? 4 : 0) + (var ? 4 : 0))) return truncated(w, fmt, off);
+  if (var) base = u32(t, off + 8 + (centered ? 4 : 0));
+  ax = var_at(t, base, 0, f2dot14(t, off + 4), 16384.0) * M_PI;
+  ay = var_at(t, base, 1, f2dot14(t, off + 6), 16384.0) * M_PI;
+  if (centered) {
+    cx = var_at(t, base, 2, s16(t, off + 8), 1);
+    cy = var_at(t, base, 3, s16(t, off + 10), 1);
+  }
+  {
+    /* a positive x skew angle leans the y axis clockwise (towards -x) */
+    double m[6] = { 1, tan(ay), -tan(ax), 1, 0, 0 };
+    return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
+  }
+}
+
+/* One paint table at `off`, by format; the larger format groups have their own builders. */
 static ct_paint_t *build(walk_t *w, uint32_t off) {
   colr_t *t = w->t;
   unsigned fmt = u8(t, off), i;
   int var = 0;
   uint32_t base = NO_VAR;
-  ct_paint_t *p = NULL;
 
   switch (fmt) {
-  case 1: {   /* PaintColrLayers */
-    unsigned n;
-    uint32_t first;
-    if (!fits(t, off, 6)) goto truncated;
-    n = u8(t, off + 1);
-    first = u32(t, off + 2);
-    if (!t->layer_list || first > t->num_layers || t->num_layers - first < n) {
-      note(w, 0, "layers %u..%u past the LayerList (%u layers)", first, first + n, t->num_layers);
-      return nothing();
-    }
-    if (!(p = ct_paint_layers_create(n))) return NULL;
-    for (i = 0; i < n && !w->failed; i++) {
-      uint32_t rel = u32(t, t->layer_list + 4 + (size_t)(first + i) * 4);
-      if (ct_paint_layers_append(p, child_at(w, t->layer_list, rel)) != CT_OK) {
-        ct_paint_destroy(p);
-        return NULL;
-      }
-    }
-    return p;
-  }
+  case 1:   /* PaintColrLayers */
+    return build_layers(w, off, fmt);
   case 2: case 3:   /* PaintSolid, PaintVarSolid */
-    if (!fits(t, off, fmt == 3 ? 9 : 5)) goto truncated;
+    if (!fits(t, off, fmt == 3 ? 9 : 5)) return truncated(w, fmt, off);
     if (fmt == 3) base = u32(t, off + 5);
     return ct_paint_solid_create(palette_color(u16(t, off + 1),
                                                var_at(t, base, 0, f2dot14(t, off + 3), 16384.0)));
-  case 4: case 5: case 6: case 7: {   /* linear and radial gradients */
-    ct_color_line_t line = { CT_EXTEND_PAD, 0, NULL };
-    double v[6];
-    var = fmt == 5 || fmt == 7;
-    if (!fits(t, off, var ? 20 : 16)) goto truncated;
-    if (var) base = u32(t, off + 16);
-    if (!read_color_line(w, off + u24(t, off + 1), var, &line)) {
-      free(line.stops);
-      goto truncated;
-    }
-    for (i = 0; i < 6; i++) {
-      /* radial radii are unsigned */
-      double raw = (fmt >= 6 && (i == 2 || i == 5)) ? (double)u16(t, off + 4 + i * 2) : (double)s16(t, off + 4 + i * 2);
-      v[i] = var_at(t, base, i, raw, 1);
-    }
-    p = fmt <= 5 ? ct_paint_linear_create(&line, v) : ct_paint_radial_create(&line, v);
-    free(line.stops);
-    return p;
-  }
-  case 8: case 9: {   /* PaintSweepGradient: angles 180 degrees per 1.0, with a bias of 180 */
-    ct_color_line_t line = { CT_EXTEND_PAD, 0, NULL };
-    double cx, cy, a0, a1;
-    var = fmt == 9;
-    if (!fits(t, off, var ? 16 : 12)) goto truncated;
-    if (var) base = u32(t, off + 12);
-    if (!read_color_line(w, off + u24(t, off + 1), var, &line)) {
-      free(line.stops);
-      goto truncated;
-    }
-    cx = var_at(t, base, 0, s16(t, off + 4), 1);
-    cy = var_at(t, base, 1, s16(t, off + 6), 1);
-    a0 = (var_at(t, base, 2, f2dot14(t, off + 8), 16384.0) + 1.0) * 180.0;
-    a1 = (var_at(t, base, 3, f2dot14(t, off + 10), 16384.0) + 1.0) * 180.0;
-    p = ct_paint_sweep_create(&line, cx, cy, a0, a1);
-    free(line.stops);
-    return p;
-  }
+  case 4: case 5: case 6: case 7:   /* linear and radial gradients */
+    return build_gradient(w, off, fmt);
+  case 8: case 9:   /* PaintSweepGradient */
+    return build_sweep(w, off, fmt);
   case 10: {   /* PaintGlyph: the outline only, never the glyph's own color */
     unsigned gid;
-    if (!fits(t, off, 6)) goto truncated;
+    if (!fits(t, off, 6)) return truncated(w, fmt, off);
     gid = u16(t, off + 4);
     if (gid >= w->font->glyph_count) {
       note(w, 0, "PaintGlyph of glyph %u past the font's %u glyphs", gid, w->font->glyph_count);
@@ -381,7 +479,7 @@ static ct_paint_t *build(walk_t *w, uint32_t off) {
   case 11: {   /* PaintColrGlyph: another base glyph's graph, with its clip box */
     unsigned gid;
     uint32_t target;
-    if (!fits(t, off, 3)) goto truncated;
+    if (!fits(t, off, 3)) return truncated(w, fmt, off);
     gid = u16(t, off + 1);
     target = base_paint(t, gid);
     if (!target) {
@@ -394,9 +492,9 @@ static ct_paint_t *build(walk_t *w, uint32_t off) {
     uint32_t a;
     double m[6];
     var = fmt == 13;
-    if (!fits(t, off, 7)) goto truncated;
+    if (!fits(t, off, 7)) return truncated(w, fmt, off);
     a = off + u24(t, off + 4);
-    if (!fits(t, a, var ? 28 : 24)) goto truncated;
+    if (!fits(t, a, var ? 28 : 24)) return truncated(w, fmt, off);
     if (var) base = u32(t, a + 24);
     for (i = 0; i < 6; i++) m[i] = var_at(t, base, i, fixed(t, a + i * 4), 65536.0);
     return transform(m, child_at(w, off, u24(t, off + 1)));
@@ -404,69 +502,21 @@ static ct_paint_t *build(walk_t *w, uint32_t off) {
   case 14: case 15: {   /* PaintTranslate */
     double m[6] = { 1, 0, 0, 1, 0, 0 };
     var = fmt == 15;
-    if (!fits(t, off, var ? 12 : 8)) goto truncated;
+    if (!fits(t, off, var ? 12 : 8)) return truncated(w, fmt, off);
     if (var) base = u32(t, off + 8);
     m[4] = var_at(t, base, 0, s16(t, off + 4), 1);
     m[5] = var_at(t, base, 1, s16(t, off + 6), 1);
     return transform(m, child_at(w, off, u24(t, off + 1)));
   }
-  case 16: case 17: case 18: case 19: case 20: case 21: case 22: case 23: {   /* scales */
-    int uniform = fmt >= 20, centered = fmt == 18 || fmt == 19 || fmt == 22 || fmt == 23;
-    unsigned nvals = (uniform ? 1 : 2) + (centered ? 2 : 0), k = 0;
-    double sx, sy, cx = 0, cy = 0;
-    var = fmt & 1;
-    if (!fits(t, off, 4 + nvals * 2 + (var ? 4 : 0))) goto truncated;
-    if (var) base = u32(t, off + 4 + nvals * 2);
-    sx = var_at(t, base, k, f2dot14(t, off + 4), 16384.0);
-    k++;
-    sy = uniform ? sx : var_at(t, base, k++, f2dot14(t, off + 6), 16384.0);
-    if (centered) {
-      size_t c = off + 4 + (uniform ? 2 : 4);
-      cx = var_at(t, base, k, s16(t, c), 1);
-      cy = var_at(t, base, k + 1, s16(t, c + 2), 1);
-    }
-    {
-      double m[6] = { sx, 0, 0, sy, 0, 0 };
-      return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
-    }
-  }
-  case 24: case 25: case 26: case 27: {   /* rotations, counter-clockwise, 180 degrees per 1.0 */
-    int centered = fmt >= 26;
-    double a, cx = 0, cy = 0;
-    var = fmt & 1;
-    if (!fits(t, off, 6 + (centered ? 4 : 0) + (var ? 4 : 0))) goto truncated;
-    if (var) base = u32(t, off + 6 + (centered ? 4 : 0));
-    a = var_at(t, base, 0, f2dot14(t, off + 4), 16384.0) * M_PI;
-    if (centered) {
-      cx = var_at(t, base, 1, s16(t, off + 6), 1);
-      cy = var_at(t, base, 2, s16(t, off + 8), 1);
-    }
-    {
-      double m[6] = { cos(a), sin(a), -sin(a), cos(a), 0, 0 };
-      return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
-    }
-  }
-  case 28: case 29: case 30: case 31: {   /* skews */
-    int centered = fmt >= 30;
-    double ax, ay, cx = 0, cy = 0;
-    var = fmt & 1;
-    if (!fits(t, off, 8 + (centered ? 4 : 0) + (var ? 4 : 0))) goto truncated;
-    if (var) base = u32(t, off + 8 + (centered ? 4 : 0));
-    ax = var_at(t, base, 0, f2dot14(t, off + 4), 16384.0) * M_PI;
-    ay = var_at(t, base, 1, f2dot14(t, off + 6), 16384.0) * M_PI;
-    if (centered) {
-      cx = var_at(t, base, 2, s16(t, off + 8), 1);
-      cy = var_at(t, base, 3, s16(t, off + 10), 1);
-    }
-    {
-      /* a positive x skew angle leans the y axis clockwise (towards -x) */
-      double m[6] = { 1, tan(ay), -tan(ax), 1, 0, 0 };
-      return around(cx, cy, m, child_at(w, off, u24(t, off + 1)));
-    }
-  }
+  case 16: case 17: case 18: case 19: case 20: case 21: case 22: case 23:   /* scales */
+    return build_scale(w, off, fmt);
+  case 24: case 25: case 26: case 27:   /* rotations */
+    return build_rotate(w, off, fmt);
+  case 28: case 29: case 30: case 31:   /* skews */
+    return build_skew(w, off, fmt);
   case 32: {   /* PaintComposite; an unknown mode is kept and composites as clear */
     ct_paint_t *src, *dst;
-    if (!fits(t, off, 8)) goto truncated;
+    if (!fits(t, off, 8)) return truncated(w, fmt, off);
     src = child_at(w, off, u24(t, off + 1));
     dst = child_at(w, off, u24(t, off + 5));
     if (u8(t, off + 4) >= CT_COMPOSITE_MODE_COUNT)
@@ -477,10 +527,6 @@ static ct_paint_t *build(walk_t *w, uint32_t off) {
     note(w, 0, "unknown paint format %u at offset %u left out", fmt, off);
     return nothing();
   }
-
-truncated:
-  note(w, 0, "paint format %u at offset %u runs past the end of the COLR table", fmt, off);
-  return nothing();
 }
 
 /* A paint by absolute offset: memoized (reuse of a subgraph is legal and shared),

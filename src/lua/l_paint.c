@@ -296,6 +296,169 @@ static ct_paint_t *nomem(tocx *c) {
   return NULL;
 }
 
+/* The builders of convert()'s larger kinds: each sets *slot, the box on the stack top that
+   owns the node from then on, from the node table at `t`, and returns the node.  They
+   raise on a bad field or a failed allocation. */
+
+/* A layers node: its children in order.  [-0, +0] */
+static ct_paint_t *layers_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_paint_t *child;
+  lua_Integer n, i;
+  int list;
+  push_name(c, "children");
+  lua_getfield(L, t, "children");
+  expect(c, -1, LUA_TTABLE, "table");
+  list = lua_absindex(L, -1);
+  n = (lua_Integer)lua_rawlen(L, list);
+  if (n > 65535) failf(c, "more than 65535 children");
+  checkkeys(c, list, NULL, n);
+  if (!(*slot = ct_paint_layers_create((unsigned)n))) return nomem(c);
+  for (i = 1; i <= n; i++) {
+    push_index(c, i);
+    lua_rawgeti(L, list, i);
+    child = convert(c, -1);
+    if (ct_paint_layers_append(*slot, ct_paint_reference(child)) != CT_OK) return nomem(c);
+    lua_pop(L, 2);   /* child box and child table */
+    pop_seg(c);
+  }
+  lua_pop(L, 1);
+  pop_seg(c);
+  return *slot;
+}
+
+/* A linear gradient: p0, p1 and an optional p2.  [-0, +0] */
+static ct_paint_t *linear_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_color_line_t line;
+  double p[6];
+  colorline(c, t, &line);
+  numlist(c, t, "p0", p, 2);
+  numlist(c, t, "p1", p + 2, 2);
+  lua_getfield(L, t, "p2");
+  if (lua_isnil(L, -1)) {   /* two-point gradient: isolines perpendicular to p0->p1 */
+    p[4] = p[0] - (p[3] - p[1]);
+    p[5] = p[1] + (p[2] - p[0]);
+  } else {
+    numlist(c, t, "p2", p + 4, 2);
+  }
+  lua_pop(L, 1);
+  if (!(*slot = ct_paint_linear_create(&line, p))) return nomem(c);
+  lua_pop(L, 1);   /* scratch stops */
+  return *slot;
+}
+
+/* A radial gradient: two circles, their radii >= 0.  [-0, +0] */
+static ct_paint_t *radial_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_color_line_t line;
+  double v[6];
+  colorline(c, t, &line);
+  numlist(c, t, "c0", v, 2);
+  v[2] = numfield(c, t, "r0", 1, 0);
+  numlist(c, t, "c1", v + 3, 2);
+  v[5] = numfield(c, t, "r1", 1, 0);
+  if (v[2] < 0 || v[5] < 0) {
+    push_name(c, v[2] < 0 ? "r0" : "r1");
+    failf(c, "radius must be >= 0");
+  }
+  if (!(*slot = ct_paint_radial_create(&line, v))) return nomem(c);
+  lua_pop(L, 1);
+  return *slot;
+}
+
+/* A sweep gradient: a center and two angles.  [-0, +0] */
+static ct_paint_t *sweep_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_color_line_t line;
+  double center[2], a0, a1;
+  colorline(c, t, &line);
+  numlist(c, t, "center", center, 2);
+  a0 = numfield(c, t, "start_angle", 1, 0);
+  a1 = numfield(c, t, "end_angle", 1, 0);
+  if (!(*slot = ct_paint_sweep_create(&line, center[0], center[1], a0, a1))) return nomem(c);
+  lua_pop(L, 1);
+  return *slot;
+}
+
+/* A composite node: its mode by name, its source and backdrop.  [-0, +0] */
+static ct_paint_t *composite_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_paint_t *src, *dst;
+  const char *mname;
+  int mode;
+  push_name(c, "mode");
+  lua_getfield(L, t, "mode");
+  expect(c, -1, LUA_TSTRING, "string");
+  mname = lua_tostring(L, -1);
+  if ((mode = ct_composite_mode_from_name(mname)) < 0)
+    failf(c, "unknown composite mode '%s'", mname);
+  lua_pop(L, 1);
+  pop_seg(c);
+  src = childfield(c, t, "source");
+  dst = childfield(c, t, "backdrop");
+  if (!(*slot = ct_paint_composite_create((ct_composite_mode_t)mode, ct_paint_reference(src),
+                                          ct_paint_reference(dst))))
+    return nomem(c);
+  lua_pop(L, 2);
+  return *slot;
+}
+
+/* An svg node, opaque: the handle of a node that came from font:paint().  [-0, +0] */
+static ct_paint_t *svg_node(tocx *c, int t, ct_paint_t **slot) {
+  lua_State *L = c->L;
+  ct_paint_t **h, *whole, *child;
+  lua_Integer n, i;
+  int same;
+  push_name(c, "handle");
+  lua_getfield(L, t, "handle");
+  h = luaL_testudata(L, -1, CT_PAINTBOX_MT);
+  if (!h || !*h || (*h)->kind != CT_PAINT_SVG)
+    failf(c, "expected the handle of an svg node from font:paint(), got %s", luaL_typename(L, -1));
+  whole = *h;
+  lua_pop(L, 1);
+  pop_seg(c);
+  push_name(c, "layers");
+  if (lua_getfield(L, t, "layers") == LUA_TNIL || whole->u.svg.layer >= 0) {
+    lua_pop(L, 1);
+    pop_seg(c);
+    *slot = ct_paint_reference(whole);   /* untouched: one librsvg call */
+    return *slot;
+  }
+  expect(c, -1, LUA_TTABLE, "table");
+  n = (lua_Integer)lua_rawlen(L, -1);
+  /* the layers as font:paint() gave them, in order: still the whole glyph in one call */
+  same = n == (lua_Integer)ct_svg_glyph_get_layer_count(whole->u.svg.glyph);
+  for (i = 1; same && i <= n; i++) {
+    ct_paint_t **lh;
+    lua_rawgeti(L, -1, i);
+    same = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "handle") == LUA_TUSERDATA &&
+           (lh = luaL_testudata(L, -1, CT_PAINTBOX_MT)) && *lh && (*lh)->kind == CT_PAINT_SVG &&
+           (*lh)->u.svg.glyph == whole->u.svg.glyph && (*lh)->u.svg.layer == (int)(i - 1);
+    lua_pop(L, 2);
+  }
+  if (same) {
+    lua_pop(L, 1);
+    pop_seg(c);
+    *slot = ct_paint_reference(whole);
+    return *slot;
+  }
+  /* changed (recolored, moved, hidden, reordered): the layers one by one */
+  if (!(*slot = ct_paint_layers_create((unsigned)n))) return nomem(c);
+  for (i = 1; i <= n; i++) {
+    push_index(c, i);
+    lua_rawgeti(L, -1, i);
+    child = convert(c, -1);
+    lua_remove(L, -2);
+    if (ct_paint_layers_append(*slot, ct_paint_reference(child)) != CT_OK) return nomem(c);
+    lua_pop(L, 1);
+    pop_seg(c);
+  }
+  lua_pop(L, 1);
+  pop_seg(c);
+  return *slot;
+}
+
 /* Converts the node at `idx`; pushes the box owning the result.  [-0, +1] */
 static ct_paint_t *convert(tocx *c, int idx) {
   lua_State *L = c->L;
@@ -326,29 +489,9 @@ static ct_paint_t *convert(tocx *c, int idx) {
 
   slot = lct_newpaintbox(L);   /* owns the node from here on */
   switch ((ct_paint_kind_t)kind) {
-  case CT_PAINT_LAYERS: {
-    lua_Integer n, i;
-    int list;
-    push_name(c, "children");
-    lua_getfield(L, t, "children");
-    expect(c, -1, LUA_TTABLE, "table");
-    list = lua_absindex(L, -1);
-    n = (lua_Integer)lua_rawlen(L, list);
-    if (n > 65535) failf(c, "more than 65535 children");
-    checkkeys(c, list, NULL, n);
-    if (!(*slot = ct_paint_layers_create((unsigned)n))) return nomem(c);
-    for (i = 1; i <= n; i++) {
-      push_index(c, i);
-      lua_rawgeti(L, list, i);
-      child = convert(c, -1);
-      if (ct_paint_layers_append(*slot, ct_paint_reference(child)) != CT_OK) return nomem(c);
-      lua_pop(L, 2);   /* child box and child table */
-      pop_seg(c);
-    }
-    lua_pop(L, 1);
-    pop_seg(c);
+  case CT_PAINT_LAYERS:
+    layers_node(c, t, slot);
     break;
-  }
   case CT_PAINT_GLYPH: {
     ct_font_t *font;
     unsigned gid = gid_font_fields(c, t, &font);
@@ -361,51 +504,15 @@ static ct_paint_t *convert(tocx *c, int idx) {
   case CT_PAINT_SOLID:
     if (!(*slot = ct_paint_solid_create(colorfield(c, t, "color")))) return nomem(c);
     break;
-  case CT_PAINT_LINEAR: {
-    ct_color_line_t line;
-    double p[6];
-    colorline(c, t, &line);
-    numlist(c, t, "p0", p, 2);
-    numlist(c, t, "p1", p + 2, 2);
-    lua_getfield(L, t, "p2");
-    if (lua_isnil(L, -1)) {   /* two-point gradient: isolines perpendicular to p0->p1 */
-      p[4] = p[0] - (p[3] - p[1]);
-      p[5] = p[1] + (p[2] - p[0]);
-    } else {
-      numlist(c, t, "p2", p + 4, 2);
-    }
-    lua_pop(L, 1);
-    if (!(*slot = ct_paint_linear_create(&line, p))) return nomem(c);
-    lua_pop(L, 1);   /* scratch stops */
+  case CT_PAINT_LINEAR:
+    linear_node(c, t, slot);
     break;
-  }
-  case CT_PAINT_RADIAL: {
-    ct_color_line_t line;
-    double v[6];
-    colorline(c, t, &line);
-    numlist(c, t, "c0", v, 2);
-    v[2] = numfield(c, t, "r0", 1, 0);
-    numlist(c, t, "c1", v + 3, 2);
-    v[5] = numfield(c, t, "r1", 1, 0);
-    if (v[2] < 0 || v[5] < 0) {
-      push_name(c, v[2] < 0 ? "r0" : "r1");
-      failf(c, "radius must be >= 0");
-    }
-    if (!(*slot = ct_paint_radial_create(&line, v))) return nomem(c);
-    lua_pop(L, 1);
+  case CT_PAINT_RADIAL:
+    radial_node(c, t, slot);
     break;
-  }
-  case CT_PAINT_SWEEP: {
-    ct_color_line_t line;
-    double center[2], a0, a1;
-    colorline(c, t, &line);
-    numlist(c, t, "center", center, 2);
-    a0 = numfield(c, t, "start_angle", 1, 0);
-    a1 = numfield(c, t, "end_angle", 1, 0);
-    if (!(*slot = ct_paint_sweep_create(&line, center[0], center[1], a0, a1))) return nomem(c);
-    lua_pop(L, 1);
+  case CT_PAINT_SWEEP:
+    sweep_node(c, t, slot);
     break;
-  }
   case CT_PAINT_TRANSFORM: {
     double m[6];
     numlist(c, t, "matrix", m, 6);
@@ -414,26 +521,9 @@ static ct_paint_t *convert(tocx *c, int idx) {
     lua_pop(L, 1);
     break;
   }
-  case CT_PAINT_COMPOSITE: {
-    ct_paint_t *src, *dst;
-    const char *mname;
-    int mode;
-    push_name(c, "mode");
-    lua_getfield(L, t, "mode");
-    expect(c, -1, LUA_TSTRING, "string");
-    mname = lua_tostring(L, -1);
-    if ((mode = ct_composite_mode_from_name(mname)) < 0)
-      failf(c, "unknown composite mode '%s'", mname);
-    lua_pop(L, 1);
-    pop_seg(c);
-    src = childfield(c, t, "source");
-    dst = childfield(c, t, "backdrop");
-    if (!(*slot = ct_paint_composite_create((ct_composite_mode_t)mode, ct_paint_reference(src),
-                                            ct_paint_reference(dst))))
-      return nomem(c);
-    lua_pop(L, 2);
+  case CT_PAINT_COMPOSITE:
+    composite_node(c, t, slot);
     break;
-  }
   case CT_PAINT_CLIP: {
     double b[4];
     numlist(c, t, "box", b, 4);
@@ -443,58 +533,9 @@ static ct_paint_t *convert(tocx *c, int idx) {
     lua_pop(L, 1);
     break;
   }
-  case CT_PAINT_SVG: {   /* opaque: the handle of a node that came from font:paint() */
-    ct_paint_t **h, *whole;
-    lua_Integer n, i;
-    int same;
-    push_name(c, "handle");
-    lua_getfield(L, t, "handle");
-    h = luaL_testudata(L, -1, CT_PAINTBOX_MT);
-    if (!h || !*h || (*h)->kind != CT_PAINT_SVG)
-      failf(c, "expected the handle of an svg node from font:paint(), got %s", luaL_typename(L, -1));
-    whole = *h;
-    lua_pop(L, 1);
-    pop_seg(c);
-    push_name(c, "layers");
-    if (lua_getfield(L, t, "layers") == LUA_TNIL || whole->u.svg.layer >= 0) {
-      lua_pop(L, 1);
-      pop_seg(c);
-      *slot = ct_paint_reference(whole);   /* untouched: one librsvg call */
-      break;
-    }
-    expect(c, -1, LUA_TTABLE, "table");
-    n = (lua_Integer)lua_rawlen(L, -1);
-    /* the layers as font:paint() gave them, in order: still the whole glyph in one call */
-    same = n == (lua_Integer)ct_svg_glyph_get_layer_count(whole->u.svg.glyph);
-    for (i = 1; same && i <= n; i++) {
-      ct_paint_t **lh;
-      lua_rawgeti(L, -1, i);
-      same = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "handle") == LUA_TUSERDATA &&
-             (lh = luaL_testudata(L, -1, CT_PAINTBOX_MT)) && *lh && (*lh)->kind == CT_PAINT_SVG &&
-             (*lh)->u.svg.glyph == whole->u.svg.glyph && (*lh)->u.svg.layer == (int)(i - 1);
-      lua_pop(L, 2);
-    }
-    if (same) {
-      lua_pop(L, 1);
-      pop_seg(c);
-      *slot = ct_paint_reference(whole);
-      break;
-    }
-    /* changed (recolored, moved, hidden, reordered): the layers one by one */
-    if (!(*slot = ct_paint_layers_create((unsigned)n))) return nomem(c);
-    for (i = 1; i <= n; i++) {
-      push_index(c, i);
-      lua_rawgeti(L, -1, i);
-      child = convert(c, -1);
-      lua_remove(L, -2);
-      if (ct_paint_layers_append(*slot, ct_paint_reference(child)) != CT_OK) return nomem(c);
-      lua_pop(L, 1);
-      pop_seg(c);
-    }
-    lua_pop(L, 1);
-    pop_seg(c);
+  case CT_PAINT_SVG:   /* opaque: the handle of a node that came from font:paint() */
+    svg_node(c, t, slot);
     break;
-  }
   case CT_PAINT_BITMAP: {
     ct_font_t *font;
     unsigned gid = gid_font_fields(c, t, &font);
