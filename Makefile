@@ -39,7 +39,7 @@ CORE_SRC := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
 CORE_CXX := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.cc))
 LUA_SRC  := $(wildcard src/lua/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-LUA_LIB  := $(wildcard lua/chromatype/*.lua)
+LUA_LIB  := $(wildcard lua/chromatype/*.lua lua/chromatype/*/*.lua)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 BIND_OBJ := $(LUA_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
@@ -71,7 +71,7 @@ $(B)/%.o: %.cc | $(B)/deps.stamp
 
 $(B)/src/embedded_lua.c: tools/embed.lua $(LUA_LIB) | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
-	lua5.4 tools/embed.lua $@ $(foreach f,$(LUA_LIB),$(subst /,.,$(patsubst lua/%.lua,%,$(f)))=$(f))
+	lua5.4 tools/embed.lua $@ $(foreach f,$(LUA_LIB),$(patsubst chromatype.%.init,chromatype.%,$(subst /,.,$(patsubst lua/%.lua,%,$(f))))=$(f))
 
 $(B)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	$(CC) $(ALL_CFLAGS) -Isrc/cli/embed -c $< -o $@
@@ -263,7 +263,7 @@ refs:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)
 	install -m 755 $(B)/chromatype $(DESTDIR)$(BINDIR)/chromatype
-	install -m 644 $(LUA_LIB) $(DESTDIR)$(LUADIR)/chromatype/
+	for f in $(LUA_LIB); do install -D -m 644 $$f $(DESTDIR)$(LUADIR)/$${f#lua/}; done
 	install -m 755 $(B)/lua/chromatype/core.so $(DESTDIR)$(LIBDIR)/chromatype/core.so
 	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -d $(DESTDIR)$(FILTERDIR)
