@@ -48,6 +48,10 @@ EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/cli/embed/preload.o
 # unit tests of the core, in folders as the stages are (tests/c/STAGE/test_*.c)
 TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/*/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
+# the fuzz targets; make check replays their seeds through gcc-built drivers (defined
+# here, before `check` names them: a prerequisite list is expanded where it is read)
+FUZZ_TARGETS := font svg xml cli
+FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 
 .PHONY: all demo demo-run check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
 
@@ -180,14 +184,12 @@ check-valgrind: all $(TEST_C)
 # build-fuzz/crash-TARGET-*.  (The option parser's target does not look for leaks: its
 # allocations live until the process exits, and die() leaves through longjmp.)  make check replays the seeds and the committed crashers
 # (tests/fuzz/regress/) through gcc-built drivers, so it needs no clang.
-FUZZ_TARGETS := font svg xml cli
 FUZZ_SECONDS ?= 60
 FZ := build-fuzz
 FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Isrc/cli/embed -I$(B)/src \
                -DCT_FILTER_DIR='"$(FILTERDIR)"'
 FUZZ_OBJ := $(CORE_SRC:%.c=$(FZ)/%.o) $(CORE_CXX:%.cc=$(FZ)/%.o) $(LUA_SRC:%.c=$(FZ)/%.o) $(FZ)/src/embedded_lua.o $(FZ)/src/cli/embed/preload.o
-FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
 fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg
 fuzz_seeds_xml  := tests/fuzz/corpus/xml tests/fuzz/regress/xml

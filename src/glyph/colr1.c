@@ -2,7 +2,8 @@
 ** colr1.c: COLRv1 paint graphs into paint trees, read from the COLR table by our own
 ** bounds-checked parser (FreeType 2.12 reads COLRv1 but ignores its variations), with
 ** variations resolved from the ItemVariationStore and DeltaSetIndexMap.  Cycles are
-** caught on the current path; depth and drawing cost are bounded.  Core layer.
+** caught on the current path; depth and drawing cost are bounded.  Glyph stage: knows
+** fonts and paint trees, never pages or outputs.
 */
 #include <math.h>
 #include <stdarg.h>

@@ -62,7 +62,7 @@ if [ "$fail" -gt 0 ]; then
     done
     echo "</table></body></html>"; } > "$dir/index.html"
   echo "$label: see $dir/index.html"
-else
+elif [ -z "${CT_RENDER_KEEP:-}" ]; then   # CT_RENDER_KEEP=1: out/ kept (tools/same-output.sh)
   rm -rf "$dir/out" "$dir/diff"
 fi
 echo "$label: $pass passed, $fail failed, $skip skipped"
