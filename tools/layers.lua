@@ -119,9 +119,16 @@ for _, f in ipairs(files) do
     end
   end
 end
+local luacount = {}
 for _, f in ipairs(lines("find lua filters -name '*.lua' | sort")) do
+  local d = f:match("^(.*)/[^/]+$")
+  luacount[d] = (luacount[d] or 0) + 1
   local n = count_lines(f)
   check(n <= MAX_LUA_LINES, string.format("%s: %d lines (at most %d)", f, n, MAX_LUA_LINES))
+end
+
+for d, n in pairs(luacount) do
+  check(n <= MAX_FILES, string.format("%s holds %d files (at most %d)", d, n, MAX_FILES))
 end
 
 -- symbols: what each folder's objects take from another folder's comes from below

@@ -1,6 +1,7 @@
 /*
 ** fileout.c: whole files written safely: to a temporary name beside the target, then
-** renamed, so that a reader never sees half a file and a failure leaves none.  Base stage: knows no font, paint or page.
+** renamed, so that a reader never sees half a file and a failure leaves none.  Base stage:
+** knows no font, paint or page.
 */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
 ** fontfind.c: fonts by name through fontconfig ("Noto Color Emoji",
-** "Bungee:style=Regular"), refusing fontconfig's silent substitutes.  Font stage: knows no paint tree, color table or page.
+** "Bungee:style=Regular"), refusing fontconfig's silent substitutes.  Font stage: knows no
+** paint tree, color table or page.
 */
 #include <stdio.h>
 #include <string.h>

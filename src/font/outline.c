@@ -1,6 +1,7 @@
 /*
 ** outline.c: glyph outlines from FreeType as cairo paths in font units (y up),
-** built once per glyph and cached in the font.  Font stage: knows no paint tree, color table or page.
+** built once per glyph and cached in the font.  Font stage: knows no paint tree, color
+** table or page.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /*
 ** palette.c: CPAL palettes (colors, types, names, entry labels) and their resolution
-** at draw time: base palette, entry overrides, text color.  Font stage: knows no paint tree, color table or page.
+** at draw time: base palette, entry overrides, text color.  Font stage: knows no paint
+** tree, color table or page.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
 ** woff2.cc: WOFF2 through Google's reference library (Debian libwoff-dev), the code the
 ** browsers' decoders follow: encoding for the font writer, decoding for opening fonts.
-** C++ because the library is; callable from C (woff2.h).  Font stage: knows no paint tree, color table or page.
+** C++ because the library is; callable from C (woff2.h).  Font stage: knows no paint tree,
+** color table or page.
 */
 #include <brotli/decode.h>
 #include <woff2/decode.h>

@@ -1,6 +1,7 @@
 /*
 ** colrwrite.c: paint trees as a COLR table (version 0 layer records and version 1 paint
-** graphs) and palettes as a CPAL table, for the font writer.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
+** graphs) and palettes as a CPAL table, for the font writer.  Fontmake stage: knows fonts
+** and paint trees, never pages or outputs.
 **
 ** Version 1 paints are written depth first into one heap placed after the lists: a
 ** parent comes before its children, whose Offset24 are counted from the parent.

@@ -3,7 +3,8 @@
 ** keep working: the lead's glyph ids do not move), glyphs of other fonts appended as new
 ** glyphs, color glyphs from paint trees as COLR version 0 and 1 and SVG, palettes as
 ** CPAL version 1 with types, names and entry labels, a new family name; then a glyph
-** subset (hb-subset) and WOFF2 on request.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
+** subset (hb-subset) and WOFF2 on request.  Fontmake stage: knows fonts and paint trees,
+** never pages or outputs.
 **
 ** Two modes.  With no glyph trees and no formats asked, the lead's tables are kept as
 ** they are (variations, hinting, color tables) and only CPAL and name are written anew:

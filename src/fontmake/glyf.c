@@ -1,7 +1,8 @@
 /*
 ** glyf.c: FreeType outlines as TrueType simple glyphs, for the font writer.  Quadratic
 ** contours keep their points; cubic segments (CFF, CFF2) are split until one quadratic
-** per piece stays within CT_GLYF_TOLERANCE font units of the cubic.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
+** per piece stays within CT_GLYF_TOLERANCE font units of the cubic.  Fontmake stage: knows
+** fonts and paint trees, never pages or outputs.
 */
 #include <math.h>
 #include <stdlib.h>

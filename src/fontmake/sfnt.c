@@ -1,6 +1,7 @@
 /*
 ** sfnt.c: bytes in OpenType's order and the sfnt container: the table directory, the
-** checksums and head's checkSumAdjustment.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
+** checksums and head's checkSumAdjustment.  Fontmake stage: knows fonts and paint trees,
+** never pages or outputs.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
 ** svgwrite.c: one glyph's paint tree written as an OT-SVG glyph document (for a font
 ** exporter's SVG table): the em square, y down, baseline at 0, drawing element id="glyphN",
 ** palette entries as var(--colorN, fallback).  What SVG cannot draw exactly is refused with
-** a reason rather than approximated.  Fontmake stage: knows fonts and paint trees, never pages or outputs.
+** a reason rather than approximated.  Fontmake stage: knows fonts and paint trees, never
+** pages or outputs.
 */
 #include <math.h>
 #include <stdarg.h>

@@ -1,10 +1,12 @@
 /*
 ** anim.c: animations written frame by frame, never held whole: APNG (our own chunk
 ** writer over zlib: libpng 1.6 has no APNG), animated WebP (our own RIFF writer: libwebp's
-** WebPEncode makes each frame's changed rectangle, streamed to the file as an ANMF chunk), one PNG per frame, and GIF and video through the writers
+** WebPEncode makes each frame's changed rectangle, streamed to the file as an ANMF chunk),
+** one PNG per frame, and GIF and video through the writers
 ** of animwriters.h.  Frames are canvas pages rasterized
 ** as they come; the file goes to a temporary name and is renamed when finished, so a
-** failure (a full disk, an error in a frame) leaves no half-written animation.  Motion stage: stands on the writers; knows no font making.
+** failure (a full disk, an error in a frame) leaves no half-written animation.  Motion
+** stage: stands on the writers; knows no font making.
 */
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,8 @@
 ** video.c: video (.mp4 and .mov as H.264, .webm as VP9) through the ffmpeg program, run as a
 ** child with no shell: frames go down a socket as raw RGB, composited over the matte (video
 ** has no alpha) and padded to even sizes (yuv420p); ffmpeg writes a hidden temporary file
-** beside the target, renamed when it exits 0.  Motion stage: stands on the writers; knows no font making.
+** beside the target, renamed when it exits 0.  Motion stage: stands on the writers; knows
+** no font making.
 */
 #define _GNU_SOURCE   /* close_range, mkostemp */
 #include <errno.h>

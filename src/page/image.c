@@ -1,7 +1,8 @@
 /*
 ** image.c: picture files for canvases (ct_canvas_draw_image): PNG through cairo; JPEG, GIF,
 ** BMP, TIFF and WebP through gdk-pixbuf; SVG through svg-sanitize.c's sanitizer and librsvg.  Each
-** file is decoded once, sized before any large allocation, and drawn into a box.  Page stage: knows glyphs, text and paint; of the writers only its sink.
+** file is decoded once, sized before any large allocation, and drawn into a box.  Page
+** stage: knows glyphs, text and paint; of the writers only its sink.
 */
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,6 @@
 /*
-** intern.c: paint trees made apart but equal, kept as one.  Paint stage: knows fonts, never color tables or pages. Owned by the canvas.
+** intern.c: paint trees made apart but equal, kept as one.  Paint stage: knows fonts,
+** never color tables or pages. Owned by the canvas.
 **
 ** A Lua filter hands the canvas a new tree for every glyph it draws (canvas:paint): a letter
 ** recolored the same way on every page is a thousand trees, each drawn out in full in a PDF,

@@ -1,6 +1,7 @@
 /*
 ** alternates.c: a glyph's alternate forms from GSUB (rand, aalt, salt, swsh, jalt, ssXX,
-** cvXX...), and the font's feature tags, through HarfBuzz's layout API.  Text stage: knows fonts, never paint trees or pages.
+** cvXX...), and the font's feature tags, through HarfBuzz's layout API.  Text stage: knows
+** fonts, never paint trees or pages.
 */
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /*
 ** bidi.c: the Unicode bidirectional algorithm (FriBidi) for one line: level runs in
 ** visual order, as byte ranges of the UTF-8 text, each to be shaped in its own direction
-** (HarfBuzz then orders the glyphs inside a run).  Text stage: knows fonts, never paint trees or pages.
+** (HarfBuzz then orders the glyphs inside a run).  Text stage: knows fonts, never paint
+** trees or pages.
 */
 #include <stdlib.h>
 #include <string.h>

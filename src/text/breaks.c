@@ -1,7 +1,8 @@
 /*
 ** breaks.c: line-break opportunities by Unicode's rules (UAX #14, ICU's line break
 ** iterator: ICU 72 knows current emoji sequences) and grapheme cluster boundaries (UAX #29,
-** ICU's character iterator), as byte offsets into UTF-8.  Text stage: knows fonts, never paint trees or pages.
+** ICU's character iterator), as byte offsets into UTF-8.  Text stage: knows fonts, never
+** paint trees or pages.
 */
 #include <stdlib.h>
 #include <string.h>

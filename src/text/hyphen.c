@@ -1,6 +1,7 @@
 /*
 ** hyphen.c: hyphenation points from libhyphen with the TeX-pattern dictionaries of
-** Debian's hyphen-* packages (/usr/share/hyphen/hyph_<lang>.dic).  Text stage: knows fonts, never paint trees or pages.
+** Debian's hyphen-* packages (/usr/share/hyphen/hyph_<lang>.dic).  Text stage: knows
+** fonts, never paint trees or pages.
 */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /*
 ** script.c: script runs of UTF-8 text by the Unicode Script property (ICU), for shaping each
 ** run with its own script.  Common and Inherited characters join a neighbouring run, and a
-** closing bracket takes the script of its opening bracket (UAX #24).  Text stage: knows fonts, never paint trees or pages.
+** closing bracket takes the script of its opening bracket (UAX #24).  Text stage: knows
+** fonts, never paint trees or pages.
 */
 #include <stdlib.h>
 #include <string.h>

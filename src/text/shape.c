@@ -1,6 +1,7 @@
 /*
 ** shape.c: HarfBuzz shaping with features, script, language and direction;
-** clusters are kept as byte offsets for text extraction.  Text stage: knows fonts, never paint trees or pages.
+** clusters are kept as byte offsets for text extraction.  Text stage: knows fonts, never
+** paint trees or pages.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -25,11 +25,8 @@ typedef struct { const char *name; unsigned char type, prop, inherit; const char
 int ct_smil_anim_kind(const xmlChar *name);
 const attr_info_t *ct_smil_attr_info(const char *name);
 
-/* ---- smil-text.c: small text helpers --------------------------------------------------- */
+/* ---- smil-text.c: small text helpers (the growing string: svg-private.h) ------------ */
 
-typedef struct { char *s; size_t len, cap; int failed; } sbuf_t;
-
-void ct_smil_sb_add(sbuf_t *b, const char *s, size_t n);
 void ct_smil_sb_str(sbuf_t *b, const char *s);
 void ct_smil_sb_num(sbuf_t *b, double v);
 char *ct_smil_sb_take(sbuf_t *b);

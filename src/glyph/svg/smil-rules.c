@@ -1,6 +1,7 @@
 /*
 ** smil-rules.c: the SVG sanitizer's SMIL rules: the animation elements, the attributes they may
-** animate, what of an element is kept (ct_smil_check).  Must not sample or draw.  Glyph stage (OT-SVG);
+** animate, what of an element is kept (ct_smil_check).  Must not sample or draw.  Glyph
+** stage (OT-SVG);
 ** see docs/svg.md for the rules.
 */
 #include <math.h>
@@ -105,9 +106,9 @@ static int keep_offsets(xmlNodePtr el, const char *name, int *changed) {
     return 0;
   }
   for (i = 0; i < t.n; i++) {
-    if (i) ct_smil_sb_add(&b, ";", 1);
+    if (i) ct_svg_sb_add(&b, ";", 1);
     ct_smil_sb_num(&b, t.v[i]);
-    ct_smil_sb_add(&b, "s", 1);
+    ct_svg_sb_add(&b, "s", 1);
   }
   if ((s = ct_smil_sb_take(&b))) xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)s);
   free(s);

@@ -1,6 +1,7 @@
 /*
-** smil-text.c: the text primitives of the SMIL files: a growing string, white space, numbers,
-** ';'-separated lists, an attribute's text.  Must not know what the text means.  Glyph stage (OT-SVG).
+** smil-text.c: the text primitives of the SMIL files: a growing string (svg-draw.c's too),
+** white space, numbers, ';'-separated lists, an attribute's text.  Must not know what the
+** text means.  Glyph stage (OT-SVG).
 */
 #include <ctype.h>
 #include <math.h>
@@ -14,7 +15,7 @@
 
 /* ---- small text helpers ------------------------------------------------------------ */
 
-void ct_smil_sb_add(sbuf_t *b, const char *s, size_t n) {
+void ct_svg_sb_add(sbuf_t *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
     size_t cap = (b->cap ? b->cap : 64) * 2 + n;
@@ -28,7 +29,7 @@ void ct_smil_sb_add(sbuf_t *b, const char *s, size_t n) {
   b->s[b->len] = '\0';
 }
 
-void ct_smil_sb_str(sbuf_t *b, const char *s) { ct_smil_sb_add(b, s, strlen(s)); }
+void ct_smil_sb_str(sbuf_t *b, const char *s) { ct_svg_sb_add(b, s, strlen(s)); }
 
 void ct_smil_sb_num(sbuf_t *b, double v) {
   char tmp[40];

@@ -173,7 +173,7 @@ static int parse_path(const char *s, const char *end, tval_t *t, sbuf_t *sk) {
     default: return 0;
     }
     np = (unsigned)strlen(params);
-    ct_smil_sb_add(sk, &cmd, 1);
+    ct_svg_sb_add(sk, &cmd, 1);
     for (i = 0; i < np; i++) {
       double v;
       size_t n;
@@ -188,7 +188,7 @@ static int parse_path(const char *s, const char *end, tval_t *t, sbuf_t *sk) {
       } else {
         s += n;
       }
-      ct_smil_sb_add(sk, " \1", 2);
+      ct_svg_sb_add(sk, " \1", 2);
       if (!tv_push(t, v)) return 0;
     }
     s = ct_smil_skip_wsp(s, end);
@@ -219,12 +219,12 @@ static int parse_transform_value(int type, const char *s, const char *end, tval_
   if (type == 1 && n == 1) v[1] = v[0];
   if (type == 2 && n == 1) v[1] = v[2] = 0;
   ct_smil_sb_str(sk, ct_smil_tf_names[type]);
-  ct_smil_sb_add(sk, "(", 1);
+  ct_svg_sb_add(sk, "(", 1);
   for (i = 0; i < want; i++) {
-    ct_smil_sb_add(sk, i ? " \1" : "\1", i ? 2 : 1);
+    ct_svg_sb_add(sk, i ? " \1" : "\1", i ? 2 : 1);
     if (!tv_push(t, v[i])) return 0;
   }
-  ct_smil_sb_add(sk, ")", 1);
+  ct_svg_sb_add(sk, ")", 1);
   return 1;
 }
 
@@ -239,20 +239,20 @@ static int parse_generic(const char *s, const char *end, int numbers, tval_t *t,
     size_t n;
     if (ct_smil_is_wsp((unsigned char)*s) || *s == ',') {
       while (s < end && (ct_smil_is_wsp((unsigned char)*s) || *s == ',')) s++;
-      ct_smil_sb_add(sk, " ", 1);
+      ct_svg_sb_add(sk, " ", 1);
       prev = ' ';
       continue;
     }
     if (numbers && !isalpha((unsigned char)prev) && prev != '#' && prev != '_' && prev != '-' &&
         (n = ct_smil_scan_number(s, end, &v))) {
-      ct_smil_sb_add(sk, "\1", 1);
+      ct_svg_sb_add(sk, "\1", 1);
       if (!tv_push(t, v)) return 0;
       s += n;
       prev = '0';
       continue;
     }
     prev = *s;
-    ct_smil_sb_add(sk, s, 1);
+    ct_svg_sb_add(sk, s, 1);
     s++;
   }
   return 1;
@@ -314,7 +314,7 @@ char *ct_smil_tv_format(const tval_t *t) {
       ct_smil_sb_num(&b, i < t->n ? t->v[i] : 0);
       i++;
     } else {
-      ct_smil_sb_add(&b, s, 1);
+      ct_svg_sb_add(&b, s, 1);
     }
   }
   return ct_smil_sb_take(&b);

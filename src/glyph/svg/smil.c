@@ -1,7 +1,8 @@
 /*
 ** smil.c: SMIL in OT-SVG glyphs, the sampler: ct_smil_sample makes a document static at t
 ** (librsvg 2.54 draws static SVG only): targets, base values, the sandwich, values written.
-** Must not parse times or values itself (smil-time.c, smil-value.c).  Glyph stage (OT-SVG); docs/svg.md.
+** Must not parse times or values itself (smil-time.c, smil-value.c).  Glyph stage
+** (OT-SVG); docs/svg.md.
 */
 #include <math.h>
 #include <stdint.h>
@@ -57,14 +58,14 @@ static char *style_set(const char *style, const char *name, const char *value) {
     if (z > a) {
       const char *n0 = a, *n1 = colon ? ct_smil_trim_end(a, colon) : z;
       if (!(colon && (size_t)(n1 - n0) == nl && strncasecmp(n0, name, nl) == 0)) {
-        ct_smil_sb_add(&b, a, (size_t)(z - a));
-        ct_smil_sb_add(&b, ";", 1);
+        ct_svg_sb_add(&b, a, (size_t)(z - a));
+        ct_svg_sb_add(&b, ";", 1);
       }
     }
     s = *e ? e + 1 : e;
   }
   ct_smil_sb_str(&b, name);
-  ct_smil_sb_add(&b, ":", 1);
+  ct_svg_sb_add(&b, ":", 1);
   ct_smil_sb_str(&b, value);
   return ct_smil_sb_take(&b);
 }
@@ -260,7 +261,7 @@ static void sample_group(anim_t *g, unsigned n) {
             b.len = 0;
             if (b.s) b.s[0] = '\0';
           } else if (b.len) {
-            ct_smil_sb_add(&b, " ", 1);
+            ct_svg_sb_add(&b, " ", 1);
           }
           ct_smil_sb_str(&b, s);
           free(s);

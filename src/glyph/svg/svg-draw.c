@@ -16,33 +16,17 @@
 
 /* ---- drawing ------------------------------------------------------------ */
 
-typedef struct { char *s; size_t len, cap; int failed; } buf_t;
-
-static void add(buf_t *b, const char *s, size_t n) {
-  if (b->failed) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = (b->cap ? b->cap : 1024) * 2 + n;
-    char *m = realloc(b->s, cap);
-    if (!m) { b->failed = 1; return; }
-    b->s = m;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = '\0';
-}
-
-static void add_color(buf_t *b, ct_rgba_t c) {
+static void add_color(sbuf_t *b, ct_rgba_t c) {
   char tmp[96];
   int n = snprintf(tmp, sizeof tmp, "rgba(%d,%d,%d,%.4g)", (int)lround(c.r * 255), (int)lround(c.g * 255),
                    (int)lround(c.b * 255), c.a);
-  add(b, tmp, (size_t)n);
+  ct_svg_sb_add(b, tmp, (size_t)n);
 }
 
 /* var(--colorN, fallback) -> the palette's entry N (or the fallback when the palette has
    no entry N); currentColor, context-fill and context-stroke -> the text color. */
 static char *substitute(const ct_svg_glyph_t *g, const ct_resolved_palette_t *pal) {
-  buf_t b = { NULL, 0, 0, 0 };
+  sbuf_t b = { NULL, 0, 0, 0 };
   const char *s = g->source, *end = s + g->len;
   while (s < end) {
     const char *v = strstr(s, "var(--color");
@@ -54,7 +38,7 @@ static char *substitute(const ct_svg_glyph_t *g, const ct_resolved_palette_t *pa
     if (cc && cc < next) next = cc;
     if (cf && cf < next) next = cf;
     if (cs && cs < next) next = cs;
-    add(&b, s, (size_t)(next - s));
+    ct_svg_sb_add(&b, s, (size_t)(next - s));
     if (next == end) break;
     if (next == v) {
       char *stop;
@@ -67,7 +51,7 @@ static char *substitute(const ct_svg_glyph_t *g, const ct_resolved_palette_t *pa
         else if (*close == ')') depth--;
       }
       if (depth != 0 || stop == v + 11) {   /* not a var() we know: keep the text */
-        add(&b, v, 4);
+        ct_svg_sb_add(&b, v, 4);
         s = v + 4;
         continue;
       }
@@ -76,9 +60,9 @@ static char *substitute(const ct_svg_glyph_t *g, const ct_resolved_palette_t *pa
       } else if ((comma = memchr(stop, ',', (size_t)(close - 1 - stop)))) {
         const char *f = comma + 1;
         while (*f == ' ') f++;
-        add(&b, f, (size_t)(close - 1 - f));
+        ct_svg_sb_add(&b, f, (size_t)(close - 1 - f));
       } else {
-        add(&b, "black", 5);
+        ct_svg_sb_add(&b, "black", 5);
       }
       s = close;
     } else {

@@ -52,4 +52,9 @@ int    ct_smil_check(struct _xmlNode *anim, char *why, size_t whylen, int *chang
 int    ct_smil_sample(struct _xmlDoc *doc, double t);
 double ct_smil_duration(const struct _xmlNode *node, unsigned *count);
 
+/* smil-text.c: a growing NUL-terminated string; `failed` once out of memory (later adds
+   do nothing). */
+typedef struct { char *s; size_t len, cap; int failed; } sbuf_t;
+void ct_svg_sb_add(sbuf_t *b, const char *s, size_t n);
+
 #endif /* CT_SVG_PRIVATE_H */

@@ -1,7 +1,8 @@
 /*
 ** svg-sanitize.c: the safe subset of SVG, for glyph documents and pictures alike: gzip inflated
 ** (capped), libxml2 without network, DTD or entities, then what is forbidden removed.  Must not
-** know fonts, the SVG table or drawing; SMIL elements are judged by smil-rules.c.  Glyph stage (OT-SVG).
+** know fonts, the SVG table or drawing; SMIL elements are judged by smil-rules.c.  Glyph
+** stage (OT-SVG).
 */
 #include <stdint.h>
 #include <stdio.h>

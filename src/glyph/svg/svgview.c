@@ -3,7 +3,8 @@
 ** it when the root is the glyph, else the glyph's cut-out): its viewBox, width, height and
 ** transform are resolved against the em square, as the OpenType spec and Firefox do, and it
 ** is nested in a frame librsvg draws without clipping.  A glyph that is an inner element:
-** what it inherits from its ancestors.  Glyph stage (OT-SVG): knows fonts and paint trees, never pages or outputs. Used by svg.c's cut_glyph.
+** what it inherits from its ancestors.  Glyph stage (OT-SVG): knows fonts and paint trees,
+** never pages or outputs. Used by svg.c's cut_glyph.
 */
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
 
 #include "ct-test.h"
 #include "fontmake/fontmake.h"
+#include "glyph/glyph.h"
 
 /* ---- fonts with an SVG table, built in memory ----------------------------------- */
 
@@ -127,6 +128,7 @@ static cairo_surface_t *draw(ct_font_t *font, const ct_paint_t *tree, const ct_t
     memset(&ctx, 0, sizeof ctx);
     ctx.font = font;
     ctx.palette = &pal;
+    ctx.images = &ct_glyph_images;   /* the OT-SVG side is drawn by librsvg */
     ct_render_paint(cr, &ctx, tree);
     ct_palette_fini(&pal);
   } else {
