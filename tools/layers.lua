@@ -42,18 +42,16 @@ for i, s in ipairs(STAGES) do
   for _, h in ipairs(s[2]) do doors[s[1]][h] = true end
 end
 
-local function lines(cmd)
-  local out, p = {}, assert(io.popen(cmd))
-  for l in p:lines() do out[#out + 1] = l end
+local function lines(cmd)   -- what a command prints, a line each
+  local p = assert(io.popen(cmd))
+  local text = p:read("a")
   p:close()
+  local out = {}
+  for l in text:gmatch("[^\n]+") do out[#out + 1] = l end
   return out
 end
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() end
-  return f ~= nil
-end
+local function exists(path) local f = io.open(path, "r"); return f ~= nil and f:close() end
 
 local function folder_of(path)   -- "src/glyph/svg/svg.c" -> "glyph/svg"; "src/ct.h" -> ""
   return path:match("^src/(.+)/[^/]+$") or ""

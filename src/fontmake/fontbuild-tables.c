@@ -68,8 +68,8 @@ static unsigned char *utf16be(const char *s, size_t *len) {
   return out;
 }
 
-int ct_names_add(ct_names_t *ns, unsigned id, const char *text) {
-  ct_name_rec_t *r;
+/* Room for one more record; 0 without memory. */
+static int names_reserve(ct_names_t *ns) {
   if (ns->n == ns->cap) {
     unsigned cap = ns->cap ? ns->cap * 2 : 64;
     ct_name_rec_t *v = realloc(ns->v, cap * sizeof *v);
@@ -77,6 +77,12 @@ int ct_names_add(ct_names_t *ns, unsigned id, const char *text) {
     ns->v = v;
     ns->cap = cap;
   }
+  return 1;
+}
+
+int ct_names_add(ct_names_t *ns, unsigned id, const char *text) {
+  ct_name_rec_t *r;
+  if (!names_reserve(ns)) return 0;
   r = &ns->v[ns->n];
   memset(r, 0, sizeof *r);
   r->platform = 3;
@@ -114,13 +120,7 @@ int ct_names_read(ct_names_t *ns, const ct_table_t *t, int renamed) {
     if (renamed && (id == 1 || id == 3 || id == 4 || id == 6 || id == 16 || id == 17 || id == 18 ||
                     id == 21 || id == 22))
       continue;
-    if (ns->n == ns->cap) {
-      unsigned cap = ns->cap ? ns->cap * 2 : 64;
-      ct_name_rec_t *v = realloc(ns->v, cap * sizeof *v);
-      if (!v) return 0;
-      ns->v = v;
-      ns->cap = cap;
-    }
+    if (!names_reserve(ns)) return 0;
     n = &ns->v[ns->n++];
     memset(n, 0, sizeof *n);
     n->platform = ct_rd16(r);

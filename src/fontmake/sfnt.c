@@ -31,7 +31,7 @@ unsigned char *ct_buf_grow(ct_buf_t *b, size_t n) {
     b->cap = cap;
   }
   p = b->p + b->len;
-  memset(p, 0, n);
+  if (n) memset(p, 0, n);   /* n = 0 on an empty buffer: p is NULL */
   b->len += n;
   return p;
 }

@@ -397,3 +397,10 @@ const char *lct_checkpath(lua_State *L, int arg) {
 const char *lct_optpath(lua_State *L, int arg, const char *def) {
   return lua_isnoneornil(L, arg) ? def : lct_checkpath(L, arg);
 }
+
+void lct_gc_metatable(lua_State *L, const char *name, lua_CFunction gc) {
+  luaL_newmetatable(L, name);
+  lua_pushcfunction(L, gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+}

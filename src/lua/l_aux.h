@@ -137,6 +137,10 @@ void lct_open_anim(lua_State *L);
 /* A file name argument: a string without NUL bytes, not empty (raises otherwise).  The
    files themselves are checked where they are opened (src/base/fs.c). */
 const char *lct_checkpath(lua_State *L, int arg);
+
+/* A metatable `name` (luaL_newmetatable) for a box that only needs freeing: its __gc is
+   `gc`.  [-0, +0] */
+void lct_gc_metatable(lua_State *L, const char *name, lua_CFunction gc);
 const char *lct_optpath(lua_State *L, int arg, const char *def);
 
 #endif /* L_AUX_H */

@@ -600,9 +600,6 @@ void lct_open_font(lua_State *L) {
   luaL_setfuncs(L, font_methods, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
-  luaL_newmetatable(L, SHAPED_MT);
-  lua_pushcfunction(L, shaped__gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
+  lct_gc_metatable(L, SHAPED_MT, shaped__gc);
   luaL_setfuncs(L, font_funcs, 0);
 }

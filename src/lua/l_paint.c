@@ -797,9 +797,6 @@ static const luaL_Reg paint_funcs[] = {
 };
 
 void lct_open_paint(lua_State *L) {
-  luaL_newmetatable(L, CT_PAINTBOX_MT);
-  lua_pushcfunction(L, paintbox__gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
+  lct_gc_metatable(L, CT_PAINTBOX_MT, paintbox__gc);
   luaL_setfuncs(L, paint_funcs, 0);
 }

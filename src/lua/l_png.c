@@ -139,9 +139,6 @@ static const luaL_Reg png_funcs[] = {
 };
 
 void lct_open_png(lua_State *L) {
-  luaL_newmetatable(L, SURFACE_MT);
-  lua_pushcfunction(L, surface__gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
+  lct_gc_metatable(L, SURFACE_MT, surface__gc);
   luaL_setfuncs(L, png_funcs, 0);
 }

@@ -107,6 +107,16 @@ local function count_chars(paras)
   return n
 end
 
+-- The text that did not fit `fr` (and goes nowhere): in the report, and a warning unless
+-- the frame hides its overflow.
+local function report_overflow(report, fr, over)
+  report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
+  if fr.overflow_mode ~= "hide" then
+    layout.warn(("%sthe text overflows (%d characters not drawn)")
+      :format(fr.where or (fr.what .. ": "), count_chars(over)))
+  end
+end
+
 -- Crop marks and registration marks in the slug (outside the bleed), in registration color:
 -- on every plate.
 local function print_marks(c, off, bleed, slug, tw, th)
@@ -245,11 +255,7 @@ function Document:typesetter(on_sheet)
           later[fr] = over
           later_order[#later_order + 1] = fr
         else
-          report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
-          if fr.overflow_mode ~= "hide" then
-            layout.warn(("%sthe text overflows (%d characters not drawn)")
-              :format(fr.where or (fr.what .. ": "), count_chars(over)))
-          end
+          report_overflow(report, fr, over)
         end
       end
     end
@@ -280,13 +286,7 @@ function Document:typesetter(on_sheet)
   function ts.finish()
     for _, fr in ipairs(later_order) do
       local over = later[fr]
-      if over then
-        report.overflows[#report.overflows + 1] = { frame = fr, characters = count_chars(over) }
-        if fr.overflow_mode ~= "hide" then
-          layout.warn(("%sthe text overflows (%d characters not drawn)")
-            :format(fr.where or (fr.what .. ": "), count_chars(over)))
-        end
-      end
+      if over then report_overflow(report, fr, over) end
     end
     for fr, over in pairs(pending) do
       local n = count_chars(over)
