@@ -262,7 +262,10 @@ refs:
 	sh tests/render/ref/make_refs.sh
 	sh tests/realfonts/make_refs.sh
 
+# The Lua library is replaced whole: a module of an older install that became a folder
+# (document.lua -> document/init.lua) would be found first by lua5.4's ?.lua.
 install: all
+	rm -rf $(DESTDIR)$(LUADIR)/chromatype
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/chromatype $(DESTDIR)$(LIBDIR)/chromatype $(DESTDIR)$(DOCDIR)
 	install -m 755 $(B)/chromatype $(DESTDIR)$(BINDIR)/chromatype
 	for f in $(LUA_LIB); do install -D -m 644 $$f $(DESTDIR)$(LUADIR)/$${f#lua/}; done
