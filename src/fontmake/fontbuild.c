@@ -327,8 +327,13 @@ static ct_status_t glyph_tables(write_t *w) {
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'h', 'e', 'a'), &hh, w->err)) ||
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('m', 'a', 'x', 'p'), &mp, w->err)) ||
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('p', 'o', 's', 't'), &pt, w->err)) ||
-        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err)))
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err))) {
+      /* out of memory: the buffers not handed over yet (a table added or refused leaves
+         its buffer empty) */
+      ct_buf_t *left[] = { &lo, &hm, &hh, &mp, &pt, &hd };
+      for (i = 0; i < sizeof left / sizeof *left; i++) ct_buf_free(left[i]);
       return st;
+    }
     w->cff = 0;
   }
   if (w->colr) {
