@@ -1,7 +1,7 @@
 /*
 ** page.h: the door of the page stage (src/page/): the canvas and its pages as display
 ** lists (canvas.c records, write/ writes them out), their replay onto cairo, pictures
-** (images.c), recordings and sprites of color glyphs (picture.c), and pages drawn in
+** (image.c), recordings and sprites of color glyphs (picture.c), and pages drawn in
 ** bands (bands.c).  Knows shaping, glyphs and paint; of the writers only the sink below.
 */
 #ifndef CT_PAGE_H
