@@ -16,6 +16,7 @@ local STAGES = {
   { "text",      { "text.h" } },
   { "paint",     { "paint.h" } },
   { "glyph/svg", { "svg.h" } },
+  { "glyph/artwork", { "artwork.h" } },
   { "glyph",     { "glyph.h" } },
   { "page",      { "page.h" } },
   { "write/png", { "png.h" } },

@@ -128,6 +128,27 @@
 #define CT_MAX_SVG_ANIM_VALUES 256u
 #endif
 
+/* Artwork (glyph/artwork/: SVG drawings made into glyphs): a file's bytes, the points of
+   one drawing's paths (after arcs and dashes are split), its shapes (paint nodes are
+   CT_MAX_PAINT_WORK at most), the dash segments of one stroke, and the largest coordinate
+   of a shape in font units (glyf holds 16-bit ones).  The element count and depth are
+   CT_MAX_SVG_ELEMENTS and CT_MAX_SVG_DEPTH, as for OT-SVG documents. */
+#ifndef CT_MAX_ARTWORK_FILE_SIZE
+#define CT_MAX_ARTWORK_FILE_SIZE (16u * 1024u * 1024u)
+#endif
+#ifndef CT_MAX_ARTWORK_POINTS
+#define CT_MAX_ARTWORK_POINTS 1000000u
+#endif
+#ifndef CT_MAX_ARTWORK_SHAPES
+#define CT_MAX_ARTWORK_SHAPES 4096u
+#endif
+#ifndef CT_MAX_ARTWORK_DASHES
+#define CT_MAX_ARTWORK_DASHES 100000u
+#endif
+#ifndef CT_MAX_ARTWORK_COORD
+#define CT_MAX_ARTWORK_COORD 32000.0
+#endif
+
 /* Largest OT-SVG glyph document written from a paint tree (svgwrite.c), in bytes. */
 #ifndef CT_MAX_SVG_WRITE_SIZE
 #define CT_MAX_SVG_WRITE_SIZE (4u * 1024u * 1024u)
