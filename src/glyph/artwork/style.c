@@ -447,12 +447,30 @@ static int set_property(ct_art_style_t *s, const ct_art_style_t *parent, const c
   int e;
   v = skip_ws(v);
   if (refused_property(name, v, why, whylen)) return 0;
-  if (word_is(v, "inherit")) {
+  if (word_is(v, "inherit")) {   /* the parent's value, over what an attribute set */
     if (!strcmp(name, "opacity")) s->opacity = parent->opacity;
     else if (!strcmp(name, "stop-color")) { s->stop_kind = parent->stop_kind; s->stop_color = parent->stop_color; }
     else if (!strcmp(name, "stop-opacity")) s->stop_opacity = parent->stop_opacity;
     else if (!strcmp(name, "display")) s->display_none = parent->display_none;
-    return 1;   /* the inherited properties already are their parent's */
+    else if (!strcmp(name, "fill")) s->fill = parent->fill;
+    else if (!strcmp(name, "stroke")) s->stroke = parent->stroke;
+    else if (!strcmp(name, "fill-opacity")) s->fill_opacity = parent->fill_opacity;
+    else if (!strcmp(name, "stroke-opacity")) s->stroke_opacity = parent->stroke_opacity;
+    else if (!strcmp(name, "fill-rule")) s->fill_evenodd = parent->fill_evenodd;
+    else if (!strcmp(name, "clip-rule")) s->clip_evenodd = parent->clip_evenodd;
+    else if (!strcmp(name, "stroke-linejoin")) s->join = parent->join;
+    else if (!strcmp(name, "stroke-linecap")) s->cap = parent->cap;
+    else if (!strcmp(name, "stroke-width")) s->stroke_width = parent->stroke_width;
+    else if (!strcmp(name, "stroke-miterlimit")) s->miterlimit = parent->miterlimit;
+    else if (!strcmp(name, "stroke-dashoffset")) s->dash_offset = parent->dash_offset;
+    else if (!strcmp(name, "stroke-dasharray")) {
+      memcpy(s->dashes, parent->dashes, sizeof s->dashes);
+      s->ndashes = parent->ndashes;
+    }
+    else if (!strcmp(name, "color")) { s->color = parent->color; s->has_color = parent->has_color; }
+    else if (!strcmp(name, "visibility")) s->hidden = parent->hidden;
+    else if (!strcmp(name, "clip-path")) memcpy(s->clip_path, parent->clip_path, sizeof s->clip_path);
+    return 1;
   }
   if (!strcmp(name, "fill")) parse_paint(v, &s->fill);
   else if (!strcmp(name, "stroke")) parse_paint(v, &s->stroke);
