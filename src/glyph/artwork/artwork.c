@@ -360,8 +360,6 @@ static ct_paint_t *stroke_layer(ctx_t *c, xmlNodePtr el, const ct_art_path_t *p,
   ct_paint_t *paint;
   int failed = 0;
   double reach = st->stroke_width * matrix_scale(ctm) * fmax(st->miterlimit, 1.5);
-  double sb[4] = { ub[0] - st->stroke_width / 2, ub[1] - st->stroke_width / 2,
-                   ub[2] + st->stroke_width / 2, ub[3] + st->stroke_width / 2 };
   if (st->stroke.kind == CT_ART_PAINT_NONE || !(st->stroke_width > 0)) return NULL;
   if (!box_sane(c, el, fb, reach)) return NULL;
   s.width = st->stroke_width;
@@ -376,7 +374,7 @@ static ct_paint_t *stroke_layer(ctx_t *c, xmlNodePtr el, const ct_art_path_t *p,
     if (failed) fail(c, CT_ERR_LIMIT, el, "the stroke could not be outlined (out of memory, or over the limits)");
     return NULL;
   }
-  paint = paint_of(c, el, &st->stroke, st, st->stroke_opacity, sb, ctm);
+  paint = paint_of(c, el, &st->stroke, st, st->stroke_opacity, ub, ctm);   /* the fill's box, as SVG says */
   if (!paint) { ct_art_outline_free(&ol); return NULL; }
   return glyph_node(c, el, &ol, paint);
 }

@@ -351,6 +351,16 @@ static void test_refusals(void) {
   CHECK(a.count == 1);
   HAS(a.warning, "<script> (line 1): scripts are not run");
   ct_artwork_free(&a);
+  /* too many shapes */
+  {
+    size_t head = strlen(SVG("")) - 6, k = CT_MAX_ARTWORK_SHAPES + 1;
+    char *s = malloc(head + k * 40 + 10);
+    memcpy(s, SVG(""), head);
+    for (i = 0, n = head; i < k; i++) n += (size_t)sprintf(s + n, "<circle r=\"1\" cx=\"%u\"/>", (unsigned)(i % 30));
+    strcpy(s + n, "</svg>");
+    refused(s, CT_ERR_LIMIT, "over 4096 shapes");
+    free(s);
+  }
   /* deep nesting, many elements */
   n = 300;
   big = malloc(n * 8 + 200);
