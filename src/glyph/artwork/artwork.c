@@ -198,9 +198,11 @@ static xmlDocPtr parse(ctx_t *c, const unsigned char *data, size_t len) {
 
 /* ---- outlines -------------------------------------------------------------------- */
 
-/* Takes `ol` into out->outlines, after the limits; its index, or -1 (failed). */
+/* Takes `ol` into out->outlines, after the limits (an outline equal to one before is
+   that one); its index, or -1 (failed). */
 static long add_outline(ctx_t *c, xmlNodePtr el, FT_Outline *ol) {
   double far = 0;
+  unsigned u;
   short i;
   for (i = 0; i < ol->n_points; i++) {
     double x = fabs((double)ol->points[i].x) / 64, y = fabs((double)ol->points[i].y) / 64;
@@ -210,6 +212,16 @@ static long add_outline(ctx_t *c, xmlNodePtr el, FT_Outline *ol) {
   if (far > CT_MAX_ARTWORK_COORD) {
     fail(c, CT_ERR_INVALID_IMAGE, el, "the drawing reaches %.0f font units from the origin (an absurd viewBox or stroke width?)", far);
     goto bad;
+  }
+  for (u = 0; u < c->out->count; u++) {   /* the same outline again (a <use> in place): shared */
+    const FT_Outline *q = &c->out->outlines[u];
+    if (q->n_points == ol->n_points && q->n_contours == ol->n_contours &&
+        !memcmp(q->points, ol->points, (size_t)ol->n_points * sizeof *ol->points) &&
+        !memcmp(q->tags, ol->tags, (size_t)ol->n_points) &&
+        !memcmp(q->contours, ol->contours, (size_t)ol->n_contours * sizeof *ol->contours)) {
+      ct_art_outline_free(ol);
+      return (long)u;
+    }
   }
   if (c->out->count >= CT_MAX_ARTWORK_SHAPES) {
     fail(c, CT_ERR_LIMIT, el, "over %u shapes", CT_MAX_ARTWORK_SHAPES);
