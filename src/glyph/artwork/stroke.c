@@ -62,20 +62,33 @@ static int pen_begin(ctx_t *c) {
   return c->begun;
 }
 
+static void pen_line26(ctx_t *c, const FT_Vector *v) {
+  if (v->x == c->cur.x && v->y == c->cur.y) return;
+  if (!pen_begin(c)) return;
+  if (FT_Stroker_LineTo(c->st, (FT_Vector *)v)) c->failed = 1;
+  c->cur = *v;
+}
+
 static void pen_line(ctx_t *c, double x, double y) {
   FT_Vector v;
-  if (c->failed || !to26(c, x, y, &v) || (v.x == c->cur.x && v.y == c->cur.y)) return;
-  if (!pen_begin(c)) return;
-  if (FT_Stroker_LineTo(c->st, &v)) c->failed = 1;
-  c->cur = v;
+  if (!c->failed && to26(c, x, y, &v)) pen_line26(c, &v);
+}
+
+/* FreeType drops a cubic each of whose points lies within 1/64 of a unit of the one
+   before (FT_IS_SMALL, in ft_stroker_cubicto); it would then end a subpath that has no
+   segment, which crashes it (2.12): such a cubic is handed over as a line. */
+static int small(const FT_Vector *a, const FT_Vector *b) {
+  return a->x - b->x > -2 && a->x - b->x < 2 && a->y - b->y > -2 && a->y - b->y < 2;
 }
 
 static void pen_cubic(ctx_t *c, const double *q) {
   FT_Vector v[3];
   if (c->failed || !to26(c, q[0], q[1], &v[0]) || !to26(c, q[2], q[3], &v[1]) || !to26(c, q[4], q[5], &v[2])) return;
-  int moves = 0;
-  for (int i = 0; i < 3; i++) moves |= v[i].x != c->cur.x || v[i].y != c->cur.y;
-  if (!moves || !pen_begin(c)) return;
+  if (small(&v[0], &c->cur) && small(&v[1], &v[0]) && small(&v[2], &v[1])) {
+    pen_line26(c, &v[2]);
+    return;
+  }
+  if (!pen_begin(c)) return;
   if (FT_Stroker_CubicTo(c->st, &v[0], &v[1], &v[2])) c->failed = 1;
   c->cur = v[2];
 }

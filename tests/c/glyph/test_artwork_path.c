@@ -459,6 +459,12 @@ static void test_dashes_and_dots(void) {
   CHECK(stroke("M0 0 L100 0 M50 1 L50 1", ID, &s, &o, &failed));
   CHECK(FILLED(&o, 50, 0) && FILLED(&o, 50, 2.5));
   ct_art_outline_free(&o);
+  /* dashes so short that their cubics are below FreeType's notice (it crashed on them) */
+  double shortd[3] = { 0, 0, 0.1 }, sm[6] = { -0.4, -1, 0, -1.9, 100, 100 };
+  s.dashes = shortd; s.ndashes = 3; s.dash_offset = -2; s.cap = CT_ART_CAP_BUTT;
+  CHECK(stroke("M2 24V 31.15V 46.5S -27.25 14.3 -20.4 -44.75v 0.894", sm, &s, &o, &failed) && !failed);
+  ct_art_outline_free(&o);
+  s.dash_offset = 0;
   /* too many dashes */
   double tiny[2] = { 1e-4, 1e-4 };
   s.dashes = tiny; s.ndashes = 2;
