@@ -48,7 +48,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 # the executable's Lua library: its sources embedded and the loader serving them
 EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/cli/embed/preload.o
 # unit tests of the core, in folders as the stages are (tests/c/STAGE/test_*.c)
-TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(filter-out tests/c/glyph/test_artwork.c,$(wildcard tests/c/*/test_*.c)))
+TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(filter-out tests/c/glyph/test_artwork.c tests/c/glyph/test_artwork_path.c,$(wildcard tests/c/*/test_*.c)))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 # the fuzz targets; make check replays their seeds through gcc-built drivers (defined
 # here, before `check` names them: a prerequisite list is expanded where it is read)
