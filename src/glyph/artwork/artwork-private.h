@@ -58,6 +58,8 @@ int ct_art_path_bounds(const ct_art_path_t *p, const double m[6], double b[4]);
    memory ran out (then *failed is set). */
 int ct_art_fill_outline(const ct_art_path_t *p, const double m[6], int evenodd, FT_Outline *out, int *failed);
 void ct_art_outline_free(FT_Outline *o);   /* leaves it empty */
+/* Contour points a..z (inclusive) reversed, the first point kept first. */
+void ct_art_contour_reverse(FT_Outline *o, int a, int z);
 
 /* ---- stroke.c: strokes -------------------------------------------------------- */
 

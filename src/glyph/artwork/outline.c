@@ -183,8 +183,8 @@ static int by_x0(const void *a, const void *b) {
   return (*p)->x0 < (*q)->x0 ? -1 : (*p)->x0 > (*q)->x0;
 }
 
-static void reverse(FT_Outline *o, size_t a, size_t z) {
-  for (size_t i = a + 1, j = z; i < j; i++, j--) {
+void ct_art_contour_reverse(FT_Outline *o, int a, int z) {
+  for (int i = a + 1, j = z; i < j; i++, j--) {
     FT_Vector t = o->points[i];
     o->points[i] = o->points[j];
     o->points[j] = t;
@@ -225,7 +225,7 @@ static int evenodd(FT_Outline *o) {
     }
     if (work > NEST_BUDGET) ok = 0;
     else if ((depth % 2 == 0 && g[c].area > 0) || (depth % 2 == 1 && g[c].area < 0))
-      reverse(o, a, (size_t)o->contours[c]);
+      ct_art_contour_reverse(o, (int)a, o->contours[c]);
   }
   free(v);
   free(g);

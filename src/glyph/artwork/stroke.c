@@ -359,17 +359,6 @@ static double contour_area(const FT_Outline *o, int a, int z) {
   return area;
 }
 
-static void reverse(FT_Outline *o, int a, int z) {
-  for (int i = a + 1, j = z; i < j; i++, j--) {
-    FT_Vector t = o->points[i];
-    o->points[i] = o->points[j];
-    o->points[j] = t;
-    char g = o->tags[i];
-    o->tags[i] = o->tags[j];
-    o->tags[j] = g;
-  }
-}
-
 /* The stroker's outline exported into out (arrays sized for `extra` more points and
    contours), its points mapped from stroker units to font units by m / k. */
 static int export(ctx_t *c, const double m[6], FT_Outline *out, unsigned extra, unsigned extrac) {
@@ -406,7 +395,7 @@ static void add_dots(FT_Outline *out, const FT_Outline *d) {
     out->contours[out->n_contours++] = (short)(base + n - 1);
     double area = contour_area(out, base, base + n - 1);
     if (sign == 0) sign = area;
-    if ((area > 0) != (sign > 0)) reverse(out, base, base + n - 1);
+    if ((area > 0) != (sign > 0)) ct_art_contour_reverse(out, base, base + n - 1);
   }
 }
 
