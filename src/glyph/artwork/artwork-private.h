@@ -69,4 +69,88 @@ typedef struct {
 int ct_art_stroke_outline(const ct_art_path_t *p, const double m[6], const ct_art_stroke_t *s,
                           FT_Library *lib, FT_Outline *out, int *failed);
 
+/* ---- style.c: CSS properties, colors, lengths, transforms ---------------------- */
+
+#include <libxml/tree.h>
+
+/* Matrices in cairo order {xx, yx, xy, yy, x0, y0}: x' = xx x + xy y + x0. */
+void ct_art_matrix_identity(double m[6]);
+/* r = a then b (a applied first); r may be a or b. */
+void ct_art_matrix_multiply(double r[6], const double a[6], const double b[6]);
+void ct_art_matrix_apply(const double m[6], double *x, double *y);
+/* The box b (x0, y0, x1, y1) mapped by m: the box of its four corners. */
+void ct_art_box_map(const double m[6], const double b[4], double out[4]);
+
+/* A `transform` list (matrix translate scale rotate skewX skewY), composed into m; 0 when
+   malformed (m is then the identity). */
+int ct_art_transform_parse(const char *s, double m[6]);
+/* A CSS color (#rgb #rgba #rrggbb #rrggbbaa rgb() rgba() hsl() hsla(), a named color,
+   transparent); 1 on success. */
+int ct_art_color_parse(const char *s, ct_rgba_t *out);
+/* A number (1 on success, *end after it); a length with its unit ("12", "3px", "2mm",
+   "50%" of `ref`). */
+int ct_art_number(const char *s, double *v, const char **end);
+int ct_art_length(const char *s, double ref, double *v);
+/* An attribute's length, `def` when absent or malformed. */
+double ct_art_attr_length(xmlNodePtr el, const char *name, double ref, double def);
+
+enum { CT_ART_PAINT_NONE, CT_ART_PAINT_COLOR, CT_ART_PAINT_CURRENT, CT_ART_PAINT_URL };
+typedef struct {
+  int       kind;
+  ct_rgba_t rgba;        /* COLOR */
+  char      id[96];      /* URL: the element's id (without '#') */
+  int       fallback;    /* URL: what is drawn when the id is not found (NONE/COLOR/CURRENT) */
+  ct_rgba_t fallback_rgba;
+} ct_art_paintspec_t;
+
+#define CT_ART_MAX_DASHES 64u
+
+/* An element's computed style: inherited properties from its parent, the others reset. */
+typedef struct {
+  ct_art_paintspec_t fill, stroke;
+  double    fill_opacity, stroke_opacity, opacity;
+  int       fill_evenodd, clip_evenodd;
+  double    stroke_width, miterlimit, dash_offset;
+  int       join, cap;
+  double    dashes[CT_ART_MAX_DASHES];
+  unsigned  ndashes;
+  int       has_color;      /* the `color` property was given (else currentColor is the text color) */
+  ct_rgba_t color;
+  int       display_none, hidden;
+  int       stop_kind;      /* CT_ART_PAINT_COLOR or _CURRENT */
+  ct_rgba_t stop_color;
+  double    stop_opacity;
+  char      clip_path[96];  /* the id of clip-path: url(#id), "" none */
+} ct_art_style_t;
+
+void ct_art_style_init(ct_art_style_t *s);   /* the initial values (the root's parent) */
+/* The style of `el` from its parent's: presentation attributes, then its `style`
+   attribute.  Returns 0 with `why` filled when the element uses what a color font cannot
+   express (a filter, a mask, a blend mode, a style sheet's rules). */
+int ct_art_style_compute(ct_art_style_t *s, const ct_art_style_t *parent, xmlNodePtr el,
+                         char *why, size_t whylen);
+
+/* ---- artwork.c: what gradient.c needs from the document walk ------------------- */
+
+typedef struct ct_art_ids ct_art_ids_t;
+/* The element of id `id` (the first one of the document), NULL if none. */
+xmlNodePtr ct_art_find_id(const ct_art_ids_t *ids, const char *id);
+/* The local name of an element in the SVG namespace (or in none), NULL for others. */
+const char *ct_art_svg_name(xmlNodePtr el);
+/* An attribute's value (in no namespace, or xlink:href for "href"): xmlFree it. */
+char *ct_art_attr(xmlNodePtr el, const char *name);
+
+/* ---- gradient.c: linearGradient and radialGradient ---------------------------- */
+
+/* The paint of gradient element `el` filling a shape: `bbox` its box in user units (for
+   objectBoundingBox), `m` user units to font units, `alpha` multiplied into the stops,
+   `style` the shape's (currentColor in stops when they give none of their own).  Returns a
+   new paint (a solid for one stop or a flattened gradient; *is_gradient tells), or NULL
+   with `why` filled (refused, a cycle of href, out of memory: *nomem set). NULL with
+   why[0] == 0: nothing is drawn (no stops, an empty box). */
+ct_paint_t *ct_art_gradient_paint(xmlNodePtr el, const ct_art_ids_t *ids, const double bbox[4],
+                                  const double m[6], double alpha, const ct_art_style_t *style,
+                                  const ct_artwork_options_t *o, int *is_gradient, int *nomem,
+                                  char *why, size_t whylen);
+
 #endif /* CT_ARTWORK_PRIVATE_H */
