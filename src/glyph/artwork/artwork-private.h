@@ -12,6 +12,18 @@
 
 /* Subpaths of lines and cubic Béziers (quadratics raised, arcs split into cubics). */
 typedef struct ct_art_path ct_art_path_t;
+/* Its storage, read by outline.c and stroke.c: ops[i] takes 1 point (MOVE, LINE), 3
+   (CUBIC: two controls, the end) or none (CLOSE: back to the subpath's MOVE); pts holds
+   x, y pairs in that order.  Every subpath begins with a MOVE. */
+enum { CT_ART_MOVE, CT_ART_LINE, CT_ART_CUBIC, CT_ART_CLOSE };
+struct ct_art_path {
+  unsigned char *ops;
+  double        *pts;                /* 2 * npts doubles */
+  size_t         nops, npts, capops, cappts;
+  double         cx, cy, sx, sy;     /* current point, start of the current subpath */
+  int            open;               /* 0: a segment must begin a subpath at (sx, sy) */
+  int            failed;
+};
 
 ct_art_path_t *ct_art_path_new(void);   /* NULL when out of memory */
 void ct_art_path_free(ct_art_path_t *p);   /* NULL-safe */
