@@ -82,34 +82,93 @@ static void add_spec(const char *what, const char *v, const char *list[], unsign
   list[(*n)++] = v;
 }
 
+/* The artwork options (--svg and what goes with it). */
+typedef struct {
+  const char **svg;
+  unsigned     nsvg;
+  const char  *map;
+  int          in_svg, keep_going, flatten, have_ascent, have_descent;
+  long         upem;
+  double       ascent, descent, advance;
+} art_opts_t;
+
+/* Takes an artwork option at argv[o->i]; 1 if it was one. */
+static int take_art_option(opts_t *o, const char *a, art_opts_t *t) {
+  if (opt_is(o, a, "--svg", 1)) {
+    if (!o->value[0]) die(EXIT_USAGE, "--svg needs a folder or a file");
+    t->svg[t->nsvg++] = o->value;
+    t->in_svg = 1;
+  } else if (opt_is(o, a, "--map", 1)) {
+    t->map = o->value;
+  } else if (opt_is(o, a, "--upem", 1)) {
+    t->upem = parse_long("--upem", o->value, 16, 16384);
+  } else if (opt_is(o, a, "--ascent", 1)) {
+    t->ascent = parse_double("--ascent", o->value, -32767, 32767);
+    t->have_ascent = 1;
+  } else if (opt_is(o, a, "--descent", 1)) {
+    t->descent = parse_double("--descent", o->value, -32767, 32767);
+    if (t->descent > 0) t->descent = -t->descent;   /* below the baseline either way */
+    t->have_descent = 1;
+  } else if (opt_is(o, a, "--advance", 1)) {
+    t->advance = parse_double("--advance", o->value, 1, 65535);
+  } else if (opt_is(o, a, "--keep-going", 0)) {
+    t->keep_going = 1;
+  } else if (opt_is(o, a, "--flatten-gradients", 0)) {
+    t->flatten = 1;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+static void set_num(lua_State *L, const char *field, int have, double v) {
+  if (!have) return;
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, field);
+}
+
+/* The artwork options into the table on top.  [-0, +0] */
+static void push_art(lua_State *L, const art_opts_t *t) {
+  if (!t->nsvg) return;
+  push_list(L, t->svg, t->nsvg, "svg");
+  set_str(L, "map", t->map);
+  if (t->upem) {
+    lua_pushinteger(L, t->upem);
+    lua_setfield(L, -2, "upem");
+  }
+  set_num(L, "ascent", t->have_ascent, t->ascent);
+  set_num(L, "descent", t->have_descent, t->descent);
+  set_num(L, "advance", t->advance > 0, t->advance);
+  lua_pushboolean(L, t->keep_going);
+  lua_setfield(L, -2, "keep_going");
+  lua_pushboolean(L, t->flatten);
+  lua_setfield(L, -2, "flatten_gradients");
+}
+
 int cmd_font(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_font, NULL };
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
-  const char *family = NULL, *variations = NULL, *map = NULL;
-  const char **svg = NULL;
-  unsigned nsvg = 0;
-  int in_svg = 0, keep_going = 0, flatten = 0;
-  long upem = 0;
-  double ascent = 0, descent = 0, advance = 0;
-  int have_ascent = 0, have_descent = 0;
+  const char *family = NULL, *variations = NULL;
+  art_opts_t art;
   const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS];
   unsigned nlayers = 0, npalettes = 0, nlabels = 0;
   long lead = 0;
   lua_State *L;
   int status;
 
-  svg = (const char **)calloc((size_t)argc + 1, sizeof *svg);
-  if (!svg) die(1, "out of memory");
-  TRACK(NULL, svg);   /* die() leaves without freeing it */
+  memset(&art, 0, sizeof art);
+  art.svg = (const char **)calloc((size_t)argc + 1, sizeof *art.svg);
+  if (!art.svg) die(1, "out of memory");
+  TRACK(NULL, art.svg);   /* die() leaves without freeing it */
   for (o.i = 1; o.i < argc; o.i++) {
     const char *a = argv[o.i];
     if (a[0] != '-' || !a[1]) {
-      if (in_svg) {
-        svg[nsvg++] = a;
+      if (art.in_svg) {
+        art.svg[art.nsvg++] = a;
         continue;
       }
     } else {
-      in_svg = 0;
+      art.in_svg = 0;
     }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_font, stdout);
@@ -148,27 +207,8 @@ int cmd_font(int argc, char **argv) {
       family = o.value;
     } else if (opt_is(&o, a, "--variations", 1)) {
       variations = o.value;
-    } else if (opt_is(&o, a, "--svg", 1)) {
-      if (!o.value[0]) die(EXIT_USAGE, "--svg needs a folder or a file");
-      svg[nsvg++] = o.value;
-      in_svg = 1;
-    } else if (opt_is(&o, a, "--map", 1)) {
-      map = o.value;
-    } else if (opt_is(&o, a, "--upem", 1)) {
-      upem = parse_long("--upem", o.value, 16, 16384);
-    } else if (opt_is(&o, a, "--ascent", 1)) {
-      ascent = parse_double("--ascent", o.value, -32767, 32767);
-      have_ascent = 1;
-    } else if (opt_is(&o, a, "--descent", 1)) {
-      descent = parse_double("--descent", o.value, -32767, 32767);
-      if (descent > 0) descent = -descent;   /* below the baseline either way */
-      have_descent = 1;
-    } else if (opt_is(&o, a, "--advance", 1)) {
-      advance = parse_double("--advance", o.value, 1, 65535);
-    } else if (opt_is(&o, a, "--keep-going", 0)) {
-      keep_going = 1;
-    } else if (opt_is(&o, a, "--flatten-gradients", 0)) {
-      flatten = 1;
+    } else if (take_art_option(&o, a, &art)) {
+      /* --svg and its options */
     } else if (take_run_option(argc, argv, &o.i)) {
       /* -f, --seed, --sandbox and the limits: the run's */
     } else if (a[0] == '-' && a[1]) {
@@ -180,23 +220,24 @@ int cmd_font(int argc, char **argv) {
     }
   }
   if (!out) die(EXIT_USAGE, "font: -o OUT.ttf is required (see 'chromatype font --help')");
-  if (nsvg && (source || nlayers || stack || cli_run_opts.nfilters))
+  if (art.nsvg && (source || nlayers || stack || cli_run_opts.nfilters))
     die(EXIT_USAGE, "font: --svg goes alone: no SOURCE, --layer, --stack or --filter with it");
-  if (!nsvg && (map || upem || have_ascent || have_descent || advance > 0 || keep_going || flatten))
+  if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
+                    art.keep_going || art.flatten))
     die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
-  if (nsvg && (npalettes || nlabels || type || variations))
+  if (art.nsvg && (npalettes || nlabels || type || variations))
     die(EXIT_USAGE, "font: --palette, --label, --palette-type and --variations do not go with --svg");
-  if (have_ascent && have_descent && !(ascent > descent))
+  if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
     die(EXIT_USAGE, "font: --ascent must be above --descent");
   if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
-  if (PARSE_ONLY || !nsvg) {
-    TRACK(svg, NULL);
-    free(svg);
-    svg = NULL;
+  if (PARSE_ONLY || !art.nsvg) {
+    TRACK(art.svg, NULL);
+    free(art.svg);
+    art.svg = NULL;
   }
   if (PARSE_ONLY) return 0;
 
-  set_home(source ? source : nsvg ? svg[0] : out);
+  set_home(source ? source : art.nsvg ? art.svg[0] : out);
   cli_run_opts.output = out;
   if (!(L = new_state(&status))) return status;
   status = load_run(L, font_lua, sizeof font_lua - 1, "=font");
@@ -217,36 +258,13 @@ int cmd_font(int argc, char **argv) {
     push_list(L, layers, nlayers, "layers");
     push_list(L, palettes, npalettes, "palettes");
     push_list(L, labels, nlabels, "labels");
-    if (nsvg) {
-      push_list(L, svg, nsvg, "svg");
-      set_str(L, "map", map);
-      if (upem) {
-        lua_pushinteger(L, upem);
-        lua_setfield(L, -2, "upem");
-      }
-      if (have_ascent) {
-        lua_pushnumber(L, ascent);
-        lua_setfield(L, -2, "ascent");
-      }
-      if (have_descent) {
-        lua_pushnumber(L, descent);
-        lua_setfield(L, -2, "descent");
-      }
-      if (advance > 0) {
-        lua_pushnumber(L, advance);
-        lua_setfield(L, -2, "advance");
-      }
-      lua_pushboolean(L, keep_going);
-      lua_setfield(L, -2, "keep_going");
-      lua_pushboolean(L, flatten);
-      lua_setfield(L, -2, "flatten_gradients");
-    }
+    push_art(L, &art);
     status = lua_pcall(L, 1, 0, 0);
   }
   collect_inputs(L);
-  if (svg) {
-    TRACK(svg, NULL);
-    free(svg);
+  if (art.svg) {
+    TRACK(art.svg, NULL);
+    free(art.svg);
   }
   if (status != LUA_OK) {
     report_error(L, "font");
