@@ -249,6 +249,34 @@ static void test_errors(void) {
   }
 }
 
+/* The public door, with SVG documents read by glyph/artwork/ in parallel. */
+static void test_door(void) {
+  static const char ok_svg[] = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 36 36'>"
+    "<rect width='36' height='36' fill='#FFCC4D'/></svg>";
+  static const char bad_svg[] = "<svg xmlns='http://www.w3.org/2000/svg'><rect";
+  static const uint32_t c1[] = { 0x1F600 }, c2[] = { 0x1F601 }, c3[] = { 0x1F602 };
+  ct_artwork_source_t s[3] = {
+    { "ok.svg", (const unsigned char *)ok_svg, sizeof ok_svg - 1, c1, 1, NULL },
+    { "bad.svg", (const unsigned char *)bad_svg, sizeof bad_svg - 1, c2, 1, NULL },
+    { "ok2.svg", (const unsigned char *)ok_svg, sizeof ok_svg - 1, c3, 1, NULL },
+  };
+  ct_artwork_font_options_t o;
+  ct_font_builder_t *b;
+  ct_error_t err;
+  int warnings = 0;
+  ct_artwork_font_options_init(&o);
+  o.threads = 2;
+  b = ct_font_builder_create_from_artwork(s, 3, &o, warn_count, &warnings, &err);
+  CHECK(b == NULL && strncmp(err.message, "bad.svg: ", 9) == 0);
+  o.keep_going = 1;
+  b = ct_font_builder_create_from_artwork(s, 3, &o, warn_count, &warnings, &err);
+  CHECK_MSG(b != NULL, "%s", err.message);
+  CHECK(warnings == 1);
+  ct_font_builder_destroy(b);
+  b = ct_font_builder_create_from_artwork(s + 1, 1, &o, NULL, NULL, &err);
+  CHECK(b == NULL && strstr(err.message, "no drawing could be read"));
+}
+
 int main(void) {
   char dir[] = "/tmp/test_artfont.XXXXXX";
   unsigned i;
@@ -256,6 +284,7 @@ int main(void) {
   make_arts();
   test_font(dir);
   test_errors();
+  test_door();
   for (i = 0; i <= NSRC; i++) art_free(&arts[i]);
   rmdir(dir);
   return ct_test_report("artfont");
