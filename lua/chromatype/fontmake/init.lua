@@ -372,7 +372,7 @@ local function save(source, path, opts)
     if not f then return nil, err end
     lead = f
   else
-    argerr(1, "a Font, a Stack, a font path or artwork ({svg = DIR}) expected, got " .. type(source))
+    argerr(1, "a Font, a Stack or a font path expected (or artwork: {svg = DIR}), got " .. type(source))
   end
   if type(path) ~= "string" or path == "" then argerr(2, "an output path expected") end
   if type(opts) ~= "table" then argerr(3, "table of options expected") end
