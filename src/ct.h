@@ -726,6 +726,48 @@ unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *text, unsigned *
 ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
                                   const ct_font_write_options_t *opts, ct_error_t *err);
 
+/* ---- fonts from artwork (fontmake/artfont.c) --------------------------- */
+
+/* One drawing (an SVG document, one glyph): `name` names it in messages; `data` its bytes
+   (borrowed for the call); the characters it draws: one code point, a sequence (a ZWJ
+   sequence, a keycap, a flag: a ligature of the font's ccmp feature; U+FE0F and U+FE0E are
+   left out of it), or none; `glyph_name` its post name (NULL: uniXXXX, uXXXXX, or
+   u1F468_200D_1F469 from the code points). */
+typedef struct {
+  const char          *name;
+  const unsigned char *data;
+  size_t               len;
+  const uint32_t      *codepoints;
+  unsigned             ncodepoints;
+  const char          *glyph_name;
+} ct_artwork_source_t;
+
+typedef struct {
+  unsigned upem;                 /* 16..16384 (default 1024) */
+  double   ascent, descent;      /* font units; descent below the baseline is negative (819, -205) */
+  double   advance;              /* > 0: every glyph's advance; 0: from each drawing */
+  int      keep_going;           /* a file that fails is skipped with a warning */
+  int      flatten_gradients;    /* gradients become their stops' mean color */
+  int      refuse_gradients;     /* a file with a gradient fails (COLRv0 alone) */
+  unsigned threads;              /* 0: ct_get_threads() */
+} ct_artwork_font_options_t;
+
+void ct_artwork_font_options_init(ct_artwork_font_options_t *o);
+
+/* A font builder whose lead is a plain TrueType font made from the drawings (glyph 0
+   .notdef, one glyph per drawing in the order given, placeholders for the characters of
+   sequences without a drawing of their own, then each distinct outline once; cmap, GDEF,
+   GSUB ligatures for sequences), each drawing's glyph colored by its paint tree.  The
+   files are read in parallel; messages name the file.  A file that fails is an error
+   (the first in order), or with keep_going a warning "NAME: skipped: why" and the file
+   left out (every file failing is an error).  `warn` (may be NULL) gets each warning, in
+   file order.  Returns a new builder (ct_font_builder_write, set_family...), or NULL
+   with `err` filled. */
+ct_font_builder_t *ct_font_builder_create_from_artwork(const ct_artwork_source_t *src, unsigned n,
+                                                       const ct_artwork_font_options_t *o,
+                                                       void (*warn)(void *data, const char *msg),
+                                                       void *warn_data, ct_error_t *err);
+
 /* ==== motion (src/motion/) ===============================================
 
    ---- animations (motion/anim.c) --------------------------------------- */

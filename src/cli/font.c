@@ -1,9 +1,11 @@
 /*
 ** font.c: `chromatype font SOURCE -o OUT.ttf`: a color font made from a stack (given with
 ** --layer, or defined by an XML document or a Lua script), from a font with new palettes, or
-** with filters baked in (chromatype.fontmake; docs/fonts.md).
+** with filters baked in, or from artwork: SVG drawings, one per glyph (--svg;
+** chromatype.fontmake and chromatype.fontmake.artwork; docs/fonts.md).
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -13,9 +15,24 @@
 static const char usage_font[] =
   "Usage: chromatype font SOURCE -o OUT.ttf|OUT.woff2 [options]\n"
   "       chromatype font --layer FONT=COLOR --layer FONT=COLOR... [--lead N] -o OUT [options]\n"
+  "       chromatype font --svg DIR|FILE [FILE...] -o OUT [artwork options]\n"
   "Writes a color font (COLR/CPAL, OT-SVG) from what chromatype draws.\n"
   "SOURCE: a font (new palettes, filters baked in, another color format), an XML document\n"
   "that defines a <stack>, or a Lua script that returns a stack (ct.stack{...}).\n"
+  "Artwork: SVG drawings, one glyph each, the characters from the file names (emoji_u1f600.svg,\n"
+  "1f468-200d-1f469.svg, u1F600.svg, U+1F600.svg, uni0041.svg, A.svg; other names: glyphs\n"
+  "without a character) or from --map; sequences (ZWJ, keycaps, flags) become ligatures.\n"
+  "  --svg DIR|FILE [FILE...]   the drawings: a folder's .svg files, or files (what follows\n"
+  "                             --svg without a dash is more artwork)\n"
+  "  --map FILE                 which characters each file draws: CSV (file,characters,glyph name)\n"
+  "                             or JSON ({\"f.svg\": \"U+1F600 U+FE0F\"} or {\"f.svg\": {\"chars\":, \"name\":}})\n"
+  "  --upem N                   units per em, 16..16384 (default 1024)\n"
+  "  --ascent N                 the ascent in font units (default 0.8 em)\n"
+  "  --descent N                the descent below the baseline, font units: -205 and 205 both\n"
+  "                             mean 205 below (default 0.2 em)\n"
+  "  --advance N                every glyph's advance (default: each drawing's width)\n"
+  "  --keep-going               skip a drawing that cannot be read (a warning), write the rest\n"
+  "  --flatten-gradients        gradients become their mean color (COLRv0 holds no gradient)\n"
   "  -o, --output-file OUT      the font: .ttf/.otf, or .woff2\n"
   "  --layer FONT[=COLOR]       a stack layer, bottom first (repeatable); COLOR its color\n"
   "  --lead N                   the layer whose font leads (metrics, glyph ids, layout; default 1)\n"
@@ -65,18 +82,94 @@ static void add_spec(const char *what, const char *v, const char *list[], unsign
   list[(*n)++] = v;
 }
 
+/* The artwork options (--svg and what goes with it). */
+typedef struct {
+  const char **svg;
+  unsigned     nsvg;
+  const char  *map;
+  int          in_svg, keep_going, flatten, have_ascent, have_descent;
+  long         upem;
+  double       ascent, descent, advance;
+} art_opts_t;
+
+/* Takes an artwork option at argv[o->i]; 1 if it was one. */
+static int take_art_option(opts_t *o, const char *a, art_opts_t *t) {
+  if (opt_is(o, a, "--svg", 1)) {
+    if (!o->value[0]) die(EXIT_USAGE, "--svg needs a folder or a file");
+    t->svg[t->nsvg++] = o->value;
+    t->in_svg = 1;
+  } else if (opt_is(o, a, "--map", 1)) {
+    t->map = o->value;
+  } else if (opt_is(o, a, "--upem", 1)) {
+    t->upem = parse_long("--upem", o->value, 16, 16384);
+  } else if (opt_is(o, a, "--ascent", 1)) {
+    t->ascent = parse_double("--ascent", o->value, -32767, 32767);
+    t->have_ascent = 1;
+  } else if (opt_is(o, a, "--descent", 1)) {
+    t->descent = parse_double("--descent", o->value, -32767, 32767);
+    if (t->descent > 0) t->descent = -t->descent;   /* below the baseline either way */
+    t->have_descent = 1;
+  } else if (opt_is(o, a, "--advance", 1)) {
+    t->advance = parse_double("--advance", o->value, 1, 65535);
+  } else if (opt_is(o, a, "--keep-going", 0)) {
+    t->keep_going = 1;
+  } else if (opt_is(o, a, "--flatten-gradients", 0)) {
+    t->flatten = 1;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+static void set_num(lua_State *L, const char *field, int have, double v) {
+  if (!have) return;
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, field);
+}
+
+/* The artwork options into the table on top.  [-0, +0] */
+static void push_art(lua_State *L, const art_opts_t *t) {
+  if (!t->nsvg) return;
+  push_list(L, t->svg, t->nsvg, "svg");
+  set_str(L, "map", t->map);
+  if (t->upem) {
+    lua_pushinteger(L, t->upem);
+    lua_setfield(L, -2, "upem");
+  }
+  set_num(L, "ascent", t->have_ascent, t->ascent);
+  set_num(L, "descent", t->have_descent, t->descent);
+  set_num(L, "advance", t->advance > 0, t->advance);
+  lua_pushboolean(L, t->keep_going);
+  lua_setfield(L, -2, "keep_going");
+  lua_pushboolean(L, t->flatten);
+  lua_setfield(L, -2, "flatten_gradients");
+}
+
 int cmd_font(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_font, NULL };
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
   const char *family = NULL, *variations = NULL;
+  art_opts_t art;
   const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS];
   unsigned nlayers = 0, npalettes = 0, nlabels = 0;
   long lead = 0;
   lua_State *L;
   int status;
 
+  memset(&art, 0, sizeof art);
+  art.svg = (const char **)calloc((size_t)argc + 1, sizeof *art.svg);
+  if (!art.svg) die(1, "out of memory");
+  TRACK(NULL, art.svg);   /* die() leaves without freeing it */
   for (o.i = 1; o.i < argc; o.i++) {
     const char *a = argv[o.i];
+    if (a[0] != '-' || !a[1]) {
+      if (art.in_svg) {
+        art.svg[art.nsvg++] = a;
+        continue;
+      }
+    } else {
+      art.in_svg = 0;
+    }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_font, stdout);
       return 0;
@@ -114,6 +207,8 @@ int cmd_font(int argc, char **argv) {
       family = o.value;
     } else if (opt_is(&o, a, "--variations", 1)) {
       variations = o.value;
+    } else if (take_art_option(&o, a, &art)) {
+      /* --svg and its options */
     } else if (take_run_option(argc, argv, &o.i)) {
       /* -f, --seed, --sandbox and the limits: the run's */
     } else if (a[0] == '-' && a[1]) {
@@ -125,10 +220,24 @@ int cmd_font(int argc, char **argv) {
     }
   }
   if (!out) die(EXIT_USAGE, "font: -o OUT.ttf is required (see 'chromatype font --help')");
+  if (art.nsvg && (source || nlayers || stack || cli_run_opts.nfilters))
+    die(EXIT_USAGE, "font: --svg goes alone: no SOURCE, --layer, --stack or --filter with it");
+  if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
+                    art.keep_going || art.flatten))
+    die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
+  if (art.nsvg && (npalettes || nlabels || type || variations))
+    die(EXIT_USAGE, "font: --palette, --label, --palette-type and --variations do not go with --svg");
+  if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
+    die(EXIT_USAGE, "font: --ascent must be above --descent");
   if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
+  if (PARSE_ONLY || !art.nsvg) {
+    TRACK(art.svg, NULL);
+    free(art.svg);
+    art.svg = NULL;
+  }
   if (PARSE_ONLY) return 0;
 
-  set_home(source ? source : out);
+  set_home(source ? source : art.nsvg ? art.svg[0] : out);
   cli_run_opts.output = out;
   if (!(L = new_state(&status))) return status;
   status = load_run(L, font_lua, sizeof font_lua - 1, "=font");
@@ -149,9 +258,14 @@ int cmd_font(int argc, char **argv) {
     push_list(L, layers, nlayers, "layers");
     push_list(L, palettes, npalettes, "palettes");
     push_list(L, labels, nlabels, "labels");
+    push_art(L, &art);
     status = lua_pcall(L, 1, 0, 0);
   }
   collect_inputs(L);
+  if (art.svg) {
+    TRACK(art.svg, NULL);
+    free(art.svg);
+  }
   if (status != LUA_OK) {
     report_error(L, "font");
     lua_close(L);

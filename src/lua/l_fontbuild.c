@@ -6,10 +6,15 @@
 **   b:set_palettes{ { colors = {...}, type = "light", name = "Day" }, ..., labels = {...} }
 **   b:set_glyph(gid, tree)     b:set_family("Name")
 **   b:write(path, { formats = { "colr0", "colr1", "svg" }, woff2 = false, text = "ABC" })
+** and the builder of a font made from artwork (SVG drawings; chromatype.fontmake.artwork):
+**   local b, warnings = core.artwork_builder({ {name =, path = | data =, codepoints =, glyph_name =}, ...}, opts)
+** with the folder listing it needs (core.list_dir, core.is_dir).
 */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/ct-limits.h"
 #include "l_aux.h"
 
 #define CT_FONTBUILDER_MT "chromatype.FontBuilder"
@@ -167,6 +172,210 @@ static int l_builder_write(lua_State *L) {
   return 1;
 }
 
+/* ---- fonts from artwork ------------------------------------------------------------- */
+
+#define CT_ART_SCRATCH_MT "chromatype.ArtworkScratch"
+
+/* What a call of artwork_builder holds outside Lua's heap: the files read and the
+   warnings (freed by __gc if the call raises). */
+typedef struct {
+  unsigned        n;
+  unsigned char **files;   /* n, each malloc'ed (ct_fs_read_all) or NULL */
+  char           *warn;    /* NUL-separated messages */
+  size_t          wlen, wcap;
+  unsigned        nwarn;
+  int             wfailed;
+} art_scratch_t;
+
+static int l_art_scratch__gc(lua_State *L) {
+  art_scratch_t *s = luaL_checkudata(L, 1, CT_ART_SCRATCH_MT);
+  unsigned i;
+  for (i = 0; i < s->n && s->files; i++) free(s->files[i]);
+  s->n = 0;
+  free(s->warn);
+  s->warn = NULL;
+  return 0;
+}
+
+/* The warning callback: no Lua call (it runs inside the core). */
+static void art_warn(void *data, const char *msg) {
+  art_scratch_t *s = data;
+  size_t n = strlen(msg) + 1;
+  if (s->wfailed) return;
+  if (s->wlen + n > s->wcap) {
+    size_t cap = s->wcap ? s->wcap * 2 : 1024;
+    char *w;
+    while (cap < s->wlen + n) cap *= 2;
+    if (!(w = realloc(s->warn, cap))) {
+      s->wfailed = 1;
+      return;
+    }
+    s->warn = w;
+    s->wcap = cap;
+  }
+  memcpy(s->warn + s->wlen, msg, n);
+  s->wlen += n;
+  s->nwarn++;
+}
+
+static const char *const art_source_fields[] = { "name", "data", "path", "codepoints", "glyph_name", NULL };
+static const char *const art_option_fields[] = { "upem", "ascent", "descent", "advance", "keep_going",
+  "flatten_gradients", "refuse_gradients", "threads", NULL };
+
+/* Source `i` (the table at `t`) into src[i] (its codepoints in cps); raises on misuse.
+   Strings point into the table, which stays on the stack. */
+static void art_source(lua_State *L, int t, lua_Integer i, ct_artwork_source_t *src, uint32_t *cps) {
+  const char *bad;
+  lua_Integer k, n;
+  size_t len;
+  if (lua_type(L, t) != LUA_TTABLE)
+    luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: table expected)", (int)i);
+  if ((bad = lct_badkey(L, t, art_source_fields, 0)))
+    luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: %s)", (int)i, bad);
+  lua_getfield(L, t, "path");
+  lua_getfield(L, t, "data");
+  if (lua_isnil(L, -1) == lua_isnil(L, -2) || (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING) ||
+      (!lua_isnil(L, -2) && lua_type(L, -2) != LUA_TSTRING))
+    luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: a string 'data' or 'path' expected)", (int)i);
+  if (!lua_isnil(L, -1)) {
+    src->data = (const unsigned char *)lua_tolstring(L, -1, &len);
+    src->len = len;
+  }
+  src->name = lua_isnil(L, -2) ? NULL : lua_tostring(L, -2);
+  lua_pop(L, 2);
+  lua_getfield(L, t, "name");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: name: string expected)", (int)i);
+    src->name = lua_tostring(L, -1);
+  }
+  lua_pop(L, 1);
+  if (!src->name) luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: a 'name' expected with 'data')", (int)i);
+  lua_getfield(L, t, "glyph_name");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: glyph_name: string expected)", (int)i);
+    src->glyph_name = lua_tostring(L, -1);
+  }
+  lua_pop(L, 1);
+  src->codepoints = cps;
+  if (lua_getfield(L, t, "codepoints") == LUA_TTABLE) {
+    n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > 64) luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: over 64 code points)", (int)i);
+    for (k = 1; k <= n; k++) {
+      int isnum;
+      lua_Integer c;
+      lua_rawgeti(L, -1, k);
+      c = lua_tointegerx(L, -1, &isnum);
+      if (!isnum || c < 1 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d (%s): code point %d: a character "
+                   "(1..0x10FFFF, no surrogate) expected)", (int)i, src->name, (int)k);
+      cps[k - 1] = (uint32_t)c;
+      lua_pop(L, 1);
+    }
+    src->ncodepoints = (unsigned)n;
+  } else if (!lua_isnil(L, -1)) {
+    luaL_error(L, "bad argument #1 to 'artwork_builder' (source %d: codepoints: a list expected)", (int)i);
+  }
+  lua_pop(L, 1);
+}
+
+/* core.artwork_builder(sources, opts) -> builder, warnings | nil, msg, code */
+static int l_artwork_builder(lua_State *L) {
+  ct_artwork_font_options_t o;
+  ct_artwork_source_t *src;
+  uint32_t *cps;
+  art_scratch_t *s;
+  lct_builder_box *box;
+  ct_font_builder_t *b;
+  ct_error_t err;
+  lua_Integer n, i;
+  size_t at;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 1);
+  luaL_argcheck(L, n >= 1 && n < 65535, 1, "1 to 65534 sources expected");
+  ct_artwork_font_options_init(&o);
+  if (lct_checkoptions(L, 2, art_option_fields, 0)) {
+    o.upem = (unsigned)lct_optintfield(L, 2, "upem", o.upem, 16, 16384);
+    o.ascent = lct_optnumfield(L, 2, "ascent", o.ascent);
+    o.descent = lct_optnumfield(L, 2, "descent", o.descent);
+    o.advance = lct_optnumfield(L, 2, "advance", 0);
+    o.keep_going = lct_optboolfield(L, 2, "keep_going", 0);
+    o.flatten_gradients = lct_optboolfield(L, 2, "flatten_gradients", 0);
+    o.refuse_gradients = lct_optboolfield(L, 2, "refuse_gradients", 0);
+    o.threads = (unsigned)lct_optintfield(L, 2, "threads", 0, 0, CT_MAX_THREADS);
+  }
+  lua_settop(L, 2);
+  src = lua_newuserdatauv(L, (size_t)n * sizeof *src, 0);            /* 3: scratch */
+  cps = lua_newuserdatauv(L, (size_t)n * 64 * sizeof *cps, 0);       /* 4 */
+  memset(src, 0, (size_t)n * sizeof *src);
+  s = lua_newuserdatauv(L, sizeof *s, 0);                            /* 5 */
+  memset(s, 0, sizeof *s);
+  luaL_setmetatable(L, CT_ART_SCRATCH_MT);
+  s->files = lua_newuserdatauv(L, (size_t)n * sizeof *s->files, 0); /* 6 */
+  memset(s->files, 0, (size_t)n * sizeof *s->files);
+  s->n = (unsigned)n;
+  for (i = 1; i <= n; i++) {   /* the strings kept stay alive in the tables of argument 1 */
+    lua_rawgeti(L, 1, i);
+    art_source(L, lua_gettop(L), i, &src[i - 1], cps + (size_t)(i - 1) * 64);
+    lua_pop(L, 1);
+  }
+  /* every argument valid: the files */
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 1, i + 1);
+    if (!src[i].data) {
+      size_t len = 0;
+      lua_getfield(L, -1, "path");
+      if (!(s->files[i] = ct_fs_read_all(lua_tostring(L, -1), CT_MAX_ARTWORK_FILE_SIZE, &len, &err)))
+        return lct_pusherror(L, &err);
+      src[i].data = s->files[i];
+      src[i].len = len;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  box = lua_newuserdatauv(L, sizeof *box, 1);
+  box->b = NULL;
+  luaL_setmetatable(L, CT_FONTBUILDER_MT);
+  if (!(b = ct_font_builder_create_from_artwork(src, (unsigned)n, &o, art_warn, s, &err))) return lct_pusherror(L, &err);
+  box->b = b;
+  lua_createtable(L, (int)s->nwarn, 0);
+  for (i = 0, at = 0; i < (lua_Integer)s->nwarn; i++) {
+    lua_pushstring(L, s->warn + at);
+    lua_rawseti(L, -2, i + 1);
+    at += strlen(s->warn + at) + 1;
+  }
+  for (i = 0; i < n; i++) {   /* the bytes were borrowed for the call only */
+    free(s->files[i]);
+    s->files[i] = NULL;
+  }
+  return 2;
+}
+
+/* core.is_dir(path) -> boolean | nil, msg, code (the path does not exist, or is refused) */
+static int l_is_dir(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  struct stat sb;
+  ct_error_t err;
+  if (ct_fs_stat(path, &sb, &err)) return lct_pusherror(L, &err);
+  lua_pushboolean(L, S_ISDIR(sb.st_mode));
+  return 1;
+}
+
+/* core.list_dir(path) -> {names...} (unsorted, without . and ..) | nil, msg, code */
+static int l_list_dir(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  ct_error_t err;
+  size_t n, i;
+  char **names = ct_fs_list(path, &n, &err);
+  if (!names) return lct_pusherror(L, &err);
+  lua_createtable(L, n > 1000000 ? 1000000 : (int)n, 0);   /* a memory error here leaks the list once */
+  for (i = 0; i < n; i++) {
+    lua_pushstring(L, names[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  ct_fs_free_list(names, n);
+  return 1;
+}
+
 static const luaL_Reg builder_methods[] = {
   { "set_palettes", l_builder_set_palettes },
   { "set_glyph", l_builder_set_glyph },
@@ -187,4 +396,11 @@ void lct_open_fontbuild(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_font_builder);
   lua_setfield(L, -2, "font_builder");
+  lct_gc_metatable(L, CT_ART_SCRATCH_MT, l_art_scratch__gc);
+  lua_pushcfunction(L, l_artwork_builder);
+  lua_setfield(L, -2, "artwork_builder");
+  lua_pushcfunction(L, l_is_dir);
+  lua_setfield(L, -2, "is_dir");
+  lua_pushcfunction(L, l_list_dir);
+  lua_setfield(L, -2, "list_dir");
 }

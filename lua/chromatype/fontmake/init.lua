@@ -11,7 +11,11 @@
 --     drawing through the filters becomes its paint graph (COLRv1);  filters that read the
 --     glyph's position, its neighbours or a random stream are refused, saying which;
 --  4. **paint trees** given glyph by glyph (`glyphs = {A = tree, ...}` or `glyph =
---     function(gid, name, font) ... end`).
+--     function(gid, name, font) ... end`);
+--  5. **artwork**: `{ svg = DIR | FILE | {FILES...}, map = FILE }`, SVG drawings one per
+--     glyph (chromatype.fontmake.artwork), options `upem`, `ascent`, `descent`, `advance`,
+--     `keep_going`, `flatten_gradients` with `formats`, `family` (default: the folder's
+--     name, else "Artwork"), `text`, `woff2`.
 --
 -- Options: `formats` (list or "colr0,colr1,svg"; default COLRv0 when every glyph is plain
 -- layers, else COLRv1), `text` (a glyph subset), `family`, `woff2`, `palettes` (extra
@@ -331,6 +335,7 @@ local function parse_formats(f)
   if #list == 0 then error("formats: empty", 0) end
   return list
 end
+M.parse_formats = parse_formats
 
 -- The glyph id of a key of opts.glyphs: an id, one character, or a glyph name.
 local function glyph_key(font, k, names)
@@ -353,6 +358,13 @@ end
 local function save(source, path, opts)
   opts = opts or {}
   local lead, s
+  if type(source) == "table" and not stack.is_stack(source) and source.svg ~= nil then
+    -- artwork: SVG drawings made into a font (chromatype.fontmake.artwork)
+    if type(path) ~= "string" or path == "" then argerr(2, "an output path expected") end
+    if type(opts) ~= "table" then argerr(3, "table of options expected") end
+    return require("chromatype.fontmake.artwork").save(source, path, opts, M.parse_formats,
+      require("chromatype.layout").warn)
+  end
   if stack.is_stack(source) then s = source; lead = s.lead
   elseif is_font(source) then lead = source
   elseif type(source) == "string" then
@@ -360,7 +372,7 @@ local function save(source, path, opts)
     if not f then return nil, err end
     lead = f
   else
-    argerr(1, "a Font, a Stack or a font path expected, got " .. type(source))
+    argerr(1, "a Font, a Stack or a font path expected (or artwork: {svg = DIR}), got " .. type(source))
   end
   if type(path) ~= "string" or path == "" then argerr(2, "an output path expected") end
   if type(opts) ~= "table" then argerr(3, "table of options expected") end
@@ -515,6 +527,12 @@ end
 function M.cli(t)
   local ok, res, err = pcall(function()
     local source
+    if t.svg then
+      if t.source or (t.layers and #t.layers > 0) then error("--svg goes alone (no SOURCE, no --layer)", 0) end
+      return save({ svg = t.svg, map = t.map }, t.output, { formats = t.formats, text = t.text, family = t.family,
+        woff2 = t.woff2, upem = t.upem, ascent = t.ascent, descent = t.descent, advance = t.advance,
+        keep_going = t.keep_going, flatten_gradients = t.flatten_gradients })
+    end
     if t.layers and #t.layers > 0 then
       if t.source then error("give either SOURCE or --layer, not both", 0) end
       local layers = {}
