@@ -439,6 +439,68 @@ static void dump(ct_font_t *lead) {
   set_free(&s);
 }
 
+/* ---- colors beyond the palettes ---------------------------------------------------------- */
+
+/* Explicit colors, palette entries at an alpha (folded into CPAL entries by COLRv0), repeated,
+   alpha -0 and 0. */
+static void colors_set(set_t *s) {
+  unsigned i;
+  for (i = 0; i < 300; i++) {
+    ct_rgba_t rgba = { (i % 150) / 150.0, (i % 7) / 7.0, 0.5, 1 };
+    ct_color_t c = i % 3 == 2 ? ct_color_palette(i % 4, (i % 5 + 1) / 8.0) : ct_color_rgba(rgba);
+    if (i % 11 == 0) c.alpha = 0.75;
+    if (i == 30 || i == 31) c.alpha = i == 30 ? -0.0 : 0.0;
+    add(s, 1 + i % 118, layers(glyph(1 + i % 50, ct_paint_solid_create(c)), fill(60 + i % 40, i % 4), NULL));
+  }
+}
+
+static uint64_t fnv(const unsigned char *p, size_t n) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  while (n--) h = (h ^ *p++) * 0x100000001B3ull;
+  return h;
+}
+
+/* CPAL and COLR of colors_set (COLRv0 and v1): the length and FNV-1a hash of each. */
+static void colors_tables(ct_font_t *lead, size_t len[2], uint64_t hash[2]) {
+  set_t s = { .n = 0 };
+  size_t n;
+  unsigned char *font;
+  const unsigned char *t;
+  int i;
+  colors_set(&s);
+  font = build(lead, &s, CT_FONT_COLR0 | CT_FONT_COLR1, &n);
+  for (i = 0; i < 2; i++) {
+    len[i] = 0;
+    t = font ? table_of(font, n, i ? "COLR" : "CPAL", &len[i]) : NULL;
+    hash[i] = t ? fnv(t, len[i]) : 0;
+  }
+  free(font);
+  set_free(&s);
+}
+
+/* The colors' entries are found by hash now: CPAL as it was before (commit 5b7c3fa); COLR
+   smaller by the sharing (same glyphs of the same colors). */
+#define COLORS_CPAL_BEFORE 466, 0xaf6f3fc1f2a60bbfull   /* COLR 6650 before sharing */
+
+static void test_colors(ct_font_t *lead) {
+  size_t len[2], want_len = 0;
+  uint64_t hash[2], want_hash = 0;
+  struct { size_t len; uint64_t hash; } before = { COLORS_CPAL_BEFORE };
+  colors_tables(lead, len, hash);
+  want_len = before.len;
+  want_hash = before.hash;
+  CHECK_MSG(len[0] == want_len && hash[0] == want_hash, "CPAL of %zu bytes, %016llx (before: %zu, %016llx)",
+            len[0], (unsigned long long)hash[0], want_len, (unsigned long long)want_hash);
+  CHECK(len[1] > 0);
+}
+
+static void dump_colors(ct_font_t *lead) {
+  size_t len[2];
+  uint64_t hash[2];
+  colors_tables(lead, len, hash);
+  printf("#define COLORS_CPAL_BEFORE %zu, 0x%016llxull   /* COLR %zu */\n", len[0], (unsigned long long)hash[0], len[1]);
+}
+
 /* ---- a glyph that fails leaves nothing behind ---------------------------------------- */
 
 static long fake_glyph(void *data, ct_font_t *font, unsigned gid, const double *m) {
@@ -555,7 +617,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", LEAD, err.message);
     return 1;
   }
-  if (argc > 1 && strcmp(argv[1], "--dump") == 0) dump(lead);
+  if (argc > 1 && strcmp(argv[1], "--dump") == 0) {
+    dump(lead);
+    dump_colors(lead);
+  }
   else if (argc > 1 && strcmp(argv[1], "--bench") == 0) bench(lead);
   else {
     test_same_layers(lead);
@@ -566,6 +631,7 @@ int main(int argc, char **argv) {
     test_many_layers(lead);
     test_repeats_in_glyph(lead);
     test_plain(lead);
+    test_colors(lead);
     test_failed_glyph();
     {
       unsigned n;
