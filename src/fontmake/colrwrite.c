@@ -6,7 +6,8 @@
 ** Version 1 paints go into one heap placed after the lists.  Each paint a list points at
 ** (a LayerList entry, a base glyph's paint) is a block: it and the paints it points at by
 ** Offset24, contiguous, parents first (an Offset24 is unsigned, counted from its parent).
-** The layers of a PaintColrLayers inside a block are written before the block.  A block
+** The layers of a PaintColrLayers inside a block are written before the block (the glyphs
+** and colors they add are still asked for parents first, as before).  A block
 ** whose bytes a block already holds is not written again, and a PaintColrLayers whose
 ** layers are a run of the LayerList already (a whole earlier list or a stretch of one)
 ** points at that run, as nanoemoji does.  PaintColrLayers takes at most 255 layers; longer
@@ -74,6 +75,8 @@ typedef struct {
   const char       *why;
   run_t            *runs;     /* v1: lay() pushes, emit() takes them from `cursor` */
   unsigned          nruns, runs_cap, cursor;
+  long             *ids;      /* v1: the sink's answers, asked by lay(), taken by emit() */
+  unsigned          nids, ids_cap, idcur;
 } walk_t;
 
 static int refuse(walk_t *k, const char *why) {
@@ -230,6 +233,13 @@ static int fword(walk_t *k, double v, unsigned *out) {
   return 1;
 }
 
+/* The next of the sink's answers lay() asked for, in the order emit() writes them. */
+static long take_id(walk_t *k) {
+  if (k->idcur < k->nids) return k->ids[k->idcur++];
+  refuse(k, "internal error: a paint not laid out");
+  return -1;
+}
+
 static int color_line(walk_t *k, const ct_color_line_t *line, size_t parent, size_t slot) {
   ct_buf_t *h = &k->w->heap;
   size_t at = h->len;
@@ -239,8 +249,8 @@ static int color_line(walk_t *k, const ct_color_line_t *line, size_t parent, siz
   ct_buf_u16(h, line->count);
   for (i = 0; i < line->count; i++) {
     unsigned off, alpha;
-    long index = k->sink->color(k->sink->data, &line->stops[i].color, 0);
-    if (index < 0) return refuse(k, k->sink->why);
+    long index = take_id(k);
+    if (index < 0) return 0;
     if (!f2dot14(k, line->stops[i].offset, &off) ||
         !f2dot14(k, fmin(1.0, fmax(0.0, line->stops[i].color.alpha)), &alpha)) return 0;
     ct_buf_u16(h, off);
@@ -446,13 +456,52 @@ static int fold_layers(walk_t *k, unsigned first, unsigned count) {
 
 static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos);
 
+static int push_id(walk_t *k, long id) {
+  if (id < 0) return refuse(k, k->sink->why);
+  if (k->nids == k->ids_cap) {
+    unsigned cap = k->ids_cap ? k->ids_cap * 2 : 64;
+    long *v = realloc(k->ids, cap * sizeof *v);
+    if (!v) return refuse(k, "out of memory");
+    k->ids = v;
+    k->ids_cap = cap;
+  }
+  k->ids[k->nids++] = id;
+  return 1;
+}
+
+/* What the paint asks of the font being built (its glyph, its colors), asked by lay() in the
+   order paints were always written, parents first, so that the glyphs and colors added come
+   in that order whatever the heap's. */
+static int ask(walk_t *k, const ct_paint_t *p) {
+  ct_colr_sink_t *sink = k->sink;
+  const ct_color_line_t *line;
+  unsigned i;
+  switch (p->kind) {
+  case CT_PAINT_SOLID:
+    return push_id(k, sink->color(sink->data, &p->u.solid.color, 0));
+  case CT_PAINT_GLYPH:
+    return push_id(k, sink->glyph(sink->data, p->u.glyph.font ? p->u.glyph.font : k->lead, p->u.glyph.gid, NULL));
+  case CT_PAINT_CLIP:
+    return push_id(k, sink->rect(sink->data, p->u.clip.x0, p->u.clip.y0, p->u.clip.x1, p->u.clip.y1));
+  case CT_PAINT_LINEAR: line = &p->u.linear.line; break;
+  case CT_PAINT_RADIAL: line = &p->u.radial.line; break;
+  case CT_PAINT_SWEEP: line = &p->u.sweep.line; break;
+  default: return 1;
+  }
+  if (line->count > 65535) return refuse(k, "a color line with too many stops");
+  for (i = 0; i < line->count; i++)
+    if (!push_id(k, sink->color(sink->data, &line->stops[i].color, 0))) return 0;
+  return 1;
+}
+
 /* First pass over the paints a block writes contiguously: the layers of each
    PaintColrLayers among them go to the heap (each a block) and the LayerList now, before
-   the block, and leave a run for emit(). */
+   the block, and leave a run for emit(); the sink is asked for each paint's glyph and
+   colors. */
 static int lay(walk_t *k, const ct_paint_t *p, unsigned depth) {
   const ct_paint_t *kids[2];
   unsigned i, n;
-  if (!budget(k, depth)) return 0;
+  if (!budget(k, depth) || !ask(k, p)) return 0;
   if (p->kind == CT_PAINT_LAYERS && p->u.layers.count != 1) {
     unsigned first = 0;
     size_t *pos;
@@ -556,9 +605,9 @@ static int emit(walk_t *k, const ct_paint_t *p) {
     k->cursor++;
     return 1;
   case CT_PAINT_SOLID: {
-    long index = k->sink->color(k->sink->data, &p->u.solid.color, 0);
+    long index = take_id(k);
     unsigned alpha;
-    if (index < 0) return refuse(k, k->sink->why);
+    if (index < 0) return 0;
     if (!f2dot14(k, fmin(1.0, fmax(0.0, p->u.solid.color.alpha)), &alpha)) return 0;
     ct_buf_u8(h, 2);
     ct_buf_u16(h, (unsigned)index);
@@ -568,15 +617,13 @@ static int emit(walk_t *k, const ct_paint_t *p) {
   case CT_PAINT_LINEAR: case CT_PAINT_RADIAL: case CT_PAINT_SWEEP:
     return emit_gradient(k, p);
   case CT_PAINT_GLYPH:
-    gid = k->sink->glyph(k->sink->data, p->u.glyph.font ? p->u.glyph.font : k->lead, p->u.glyph.gid, NULL);
-    if (gid < 0) return refuse(k, k->sink->why);
+    if ((gid = take_id(k)) < 0) return 0;
     ct_buf_u8(h, 10);
     ct_buf_u24(h, 0);
     ct_buf_u16(h, (unsigned)gid);
     return emit_child(k, p->u.glyph.child, at, at + 1);
   case CT_PAINT_CLIP:
-    gid = k->sink->rect(k->sink->data, p->u.clip.x0, p->u.clip.y0, p->u.clip.x1, p->u.clip.y1);
-    if (gid < 0) return refuse(k, k->sink->why);
+    if ((gid = take_id(k)) < 0) return 0;
     ct_buf_u8(h, 10);
     ct_buf_u24(h, 0);
     ct_buf_u16(h, (unsigned)gid);
@@ -602,12 +649,14 @@ static int emit(walk_t *k, const ct_paint_t *p) {
 /* A paint referenced by Offset32 (a layer, a base glyph's paint): the layers it draws
    listed first, then its own bytes, contiguous, stored once. */
 static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
-  unsigned base = k->nruns;
+  unsigned base = k->nruns, idbase = k->nids;
   if (!lay(k, p, depth)) return 0;
   *pos = k->w->heap.len;
   k->cursor = base;
+  k->idcur = idbase;
   if (!emit(k, p)) return 0;
   k->nruns = base;
+  k->nids = idbase;
   return share(k, pos);
 }
 
@@ -618,6 +667,7 @@ int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
   unsigned layers = w->nlayers, blocks = w->nblocks;
   int ok = paint_block(&k, tree, 0, &pos) && !w->heap.failed;
   free(k.runs);
+  free(k.ids);
   if (!ok) {
     w->heap.len = mark;   /* the glyph's paints so far go */
     w->heap.failed = 0;

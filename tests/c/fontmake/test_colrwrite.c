@@ -439,6 +439,30 @@ static void dump(ct_font_t *lead) {
   set_free(&s);
 }
 
+/* Glyphs the tree adds (clip boxes as rectangle glyphs) are numbered parents first, as
+   before: the group's layers, written before the enclosing clip now, are asked after it. */
+static void test_added_order(ct_font_t *lead) {
+  set_t s = { .n = 0 };
+  size_t len;
+  unsigned char *font;
+  ct_font_t *f;
+  ct_error_t err;
+  ct_paint_t *p;
+  add(&s, 1, ct_paint_clip_create(0, 0, 500, 500, layers(ct_paint_clip_create(0, 0, 100, 100, fill(5, 0)),
+                                                         ct_paint_clip_create(0, 0, 200, 200, fill(6, 1)), NULL)));
+  font = build(lead, &s, CT_FONT_COLR1, &len);
+  f = font ? ct_font_create_from_data(font, len, 0, "added order", &err) : NULL;
+  p = f ? ct_font_get_glyph_paint(f, 1, CT_FORMAT_COLR1, &err) : NULL;
+  CHECK(p && p->kind == CT_PAINT_GLYPH && p->u.glyph.gid == 119);   /* ct-kern has 119 glyphs */
+  CHECK(p && p->kind == CT_PAINT_GLYPH && p->u.glyph.child->kind == CT_PAINT_LAYERS && p->u.glyph.child->u.layers.count == 2 &&
+        p->u.glyph.child->u.layers.children[0]->u.glyph.gid == 120 &&
+        p->u.glyph.child->u.layers.children[1]->u.glyph.gid == 121);
+  ct_paint_destroy(p);
+  ct_font_destroy(f);
+  free(font);
+  set_free(&s);
+}
+
 /* ---- colors beyond the palettes ---------------------------------------------------------- */
 
 /* Explicit colors, palette entries at an alpha (folded into CPAL entries by COLRv0), repeated,
@@ -632,6 +656,7 @@ int main(int argc, char **argv) {
     test_repeats_in_glyph(lead);
     test_plain(lead);
     test_colors(lead);
+    test_added_order(lead);
     test_failed_glyph();
     {
       unsigned n;
