@@ -3,11 +3,16 @@
 ** graphs) and palettes as a CPAL table, for the font writer.  Fontmake stage: knows fonts
 ** and paint trees, never pages or outputs.
 **
-** Version 1 paints are written depth first into one heap placed after the lists: a
-** parent comes before its children, whose Offset24 are counted from the parent.
-** PaintColrLayers takes at most 255 layers; longer lists nest.  Clip boxes become
-** PaintGlyph of a rectangle glyph; trees are walked under the paint limits of
-** ct-limits.h.
+** Version 1 paints go into one heap placed after the lists.  Each paint a list points at
+** (a LayerList entry, a base glyph's paint) is a block: it and the paints it points at by
+** Offset24, contiguous, parents first (an Offset24 is unsigned, counted from its parent).
+** The layers of a PaintColrLayers inside a block are written before the block (the glyphs
+** and colors they add are still asked for parents first, as before).  A block
+** whose bytes a block already holds is not written again, and a PaintColrLayers whose
+** layers are a run of the LayerList already (a whole earlier list or a stretch of one)
+** points at that run, as nanoemoji does.  PaintColrLayers takes at most 255 layers; longer
+** lists nest.  Clip boxes become PaintGlyph of a rectangle glyph (no ClipList); trees are
+** walked under the paint limits of ct-limits.h.
 */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +23,8 @@
 
 typedef struct { unsigned gid, first, count; } v0_base_t;
 typedef struct { unsigned gid; size_t heap; } v1_base_t;
+/* A paint of the heap a list points at: bytes [pos, pos + len), chained by hash. */
+typedef struct { size_t pos, len; uint64_t hash; unsigned next; } block_t;
 
 struct ct_colr_writer {
   v0_base_t *v0;
@@ -27,8 +34,15 @@ struct ct_colr_writer {
   v1_base_t *v1;
   unsigned   nv1, v1cap;
   size_t    *layers;      /* LayerList: heap positions */
+  unsigned  *lnext;       /* per entry: 1 + the previous entry of its lhash chain, or 0 */
   unsigned   nlayers, layers_cap;
+  unsigned  *lhash;       /* by heap position: 1 + the newest entry of the chain */
+  unsigned   lhash_cap;
   ct_buf_t   heap;
+  block_t   *blocks;      /* the heap's blocks, each stored once */
+  unsigned   nblocks, blocks_cap;
+  unsigned  *bhash;       /* by hash of the bytes: 1 + the newest block of the chain */
+  unsigned   bhash_cap;
   int        failed;
 };
 
@@ -41,10 +55,17 @@ void ct_colr_writer_destroy(ct_colr_writer_t *w) {
   free(w->v0);
   free(w->v1);
   free(w->layers);
+  free(w->lnext);
+  free(w->lhash);
+  free(w->blocks);
+  free(w->bhash);
   ct_buf_free(&w->v0layers);
   ct_buf_free(&w->heap);
   free(w);
 }
+
+/* A run of LayerList entries laid out for a PaintColrLayers yet to be written. */
+typedef struct { unsigned first, count; } run_t;
 
 typedef struct {
   ct_colr_writer_t *w;
@@ -52,6 +73,10 @@ typedef struct {
   ct_font_t        *lead;
   unsigned          work;
   const char       *why;
+  run_t            *runs;     /* v1: lay() pushes, emit() takes them from `cursor` */
+  unsigned          nruns, runs_cap, cursor;
+  long             *ids;      /* v1: the sink's answers, asked by lay(), taken by emit() */
+  unsigned          nids, ids_cap, idcur;
 } walk_t;
 
 static int refuse(walk_t *k, const char *why) {
@@ -167,7 +192,7 @@ int ct_colr_fits_v0(const ct_paint_t *p, unsigned depth) {
 int ct_colr_writer_add_v0(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
                           ct_colr_sink_t *sink) {
   static const double identity[6] = { 1, 0, 0, 1, 0, 0 };
-  walk_t k = { w, sink, lead, 0, NULL };
+  walk_t k = { .w = w, .sink = sink, .lead = lead };
   size_t mark = w->v0layers.len;
   unsigned first = w->nv0layers;
   if (!flatten_v0(&k, tree, identity, 0)) {
@@ -208,6 +233,13 @@ static int fword(walk_t *k, double v, unsigned *out) {
   return 1;
 }
 
+/* The next of the sink's answers lay() asked for, in the order emit() writes them. */
+static long take_id(walk_t *k) {
+  if (k->idcur < k->nids) return k->ids[k->idcur++];
+  refuse(k, "internal error: a paint not laid out");
+  return -1;
+}
+
 static int color_line(walk_t *k, const ct_color_line_t *line, size_t parent, size_t slot) {
   ct_buf_t *h = &k->w->heap;
   size_t at = h->len;
@@ -217,8 +249,8 @@ static int color_line(walk_t *k, const ct_color_line_t *line, size_t parent, siz
   ct_buf_u16(h, line->count);
   for (i = 0; i < line->count; i++) {
     unsigned off, alpha;
-    long index = k->sink->color(k->sink->data, &line->stops[i].color, 0);
-    if (index < 0) return refuse(k, k->sink->why);
+    long index = take_id(k);
+    if (index < 0) return 0;
     if (!f2dot14(k, line->stops[i].offset, &off) ||
         !f2dot14(k, fmin(1.0, fmax(0.0, line->stops[i].color.alpha)), &alpha)) return 0;
     ct_buf_u16(h, off);
@@ -229,95 +261,285 @@ static int color_line(walk_t *k, const ct_color_line_t *line, size_t parent, siz
   return 1;
 }
 
-static int encode(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos);
+/* ---- version 1: paints stored once ------------------------------------------ */
 
-/* Writes child `c` after its parent (at `parent`) and points the Offset24 at `slot` to it. */
-static int child(walk_t *k, const ct_paint_t *c, size_t parent, size_t slot, unsigned depth) {
-  size_t at;
-  if (!encode(k, c, depth + 1, &at)) return 0;
+static uint64_t bytes_hash(const unsigned char *p, size_t n) {
+  uint64_t h = 0xCBF29CE484222325ull;   /* FNV-1a */
+  size_t i;
+  for (i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h ^ (h >> 32);
+}
+
+static unsigned pos_slot(size_t pos, unsigned cap) {
+  return (unsigned)(((uint64_t)pos * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+/* The chains of the block table rebuilt at twice the size, in index order: the newest
+   block heads its chain, so that blocks_pop unlinks from the newest down. */
+static int blocks_rehash(ct_colr_writer_t *w) {
+  unsigned cap = w->bhash_cap ? w->bhash_cap * 2 : 1024, i, *t = calloc(cap, sizeof *t);
+  if (!t) return 0;
+  for (i = 0; i < w->nblocks; i++) {
+    unsigned j = (unsigned)(w->blocks[i].hash & (cap - 1));
+    w->blocks[i].next = t[j];
+    t[j] = i + 1;
+  }
+  free(w->bhash);
+  w->bhash = t;
+  w->bhash_cap = cap;
+  return 1;
+}
+
+/* Forgets the blocks from `keep` on (a glyph that failed). */
+static void blocks_pop(ct_colr_writer_t *w, unsigned keep) {
+  while (w->nblocks > keep) {
+    const block_t *b = &w->blocks[--w->nblocks];
+    w->bhash[b->hash & (w->bhash_cap - 1)] = b->next;
+  }
+}
+
+/* The paint just written at *pos, its bytes up to the heap's end and self-contained (its
+   Offset24 point inside them), stored once: if a block already holds the same bytes, they
+   go and *pos becomes that block.  Only for paints referenced by Offset32 (LayerList
+   entries, base glyphs), counted from lists before the heap: an Offset24 cannot point back. */
+static int share(walk_t *k, size_t *pos) {
+  ct_colr_writer_t *w = k->w;
+  ct_buf_t *h = &w->heap;
+  size_t len = h->len - *pos;
+  uint64_t hash;
+  unsigned j;
+  if (h->failed) return 1;   /* add_v1 reports it */
+  hash = bytes_hash(h->p + *pos, len);
+  for (j = w->bhash_cap ? w->bhash[hash & (w->bhash_cap - 1)] : 0; j; j = w->blocks[j - 1].next) {
+    const block_t *b = &w->blocks[j - 1];
+    if (b->hash == hash && b->len == len && memcmp(h->p + b->pos, h->p + *pos, len) == 0) {
+      h->len = *pos;
+      *pos = b->pos;
+      return 1;
+    }
+  }
+  if (w->nblocks * 2 >= w->bhash_cap && !blocks_rehash(w)) return refuse(k, "out of memory");
+  if (w->nblocks == w->blocks_cap) {
+    unsigned cap = w->blocks_cap ? w->blocks_cap * 2 : 256;
+    block_t *b = realloc(w->blocks, cap * sizeof *b);
+    if (!b) return refuse(k, "out of memory");
+    w->blocks = b;
+    w->blocks_cap = cap;
+  }
+  j = (unsigned)(hash & (w->bhash_cap - 1));
+  w->blocks[w->nblocks].pos = *pos;
+  w->blocks[w->nblocks].len = len;
+  w->blocks[w->nblocks].hash = hash;
+  w->blocks[w->nblocks].next = w->bhash[j];
+  w->bhash[j] = ++w->nblocks;
+  return 1;
+}
+
+/* The LayerList's index by heap position, rebuilt like the block table's. */
+static int layers_rehash(ct_colr_writer_t *w) {
+  unsigned cap = w->lhash_cap ? w->lhash_cap * 2 : 1024, i, *t = calloc(cap, sizeof *t);
+  if (!t) return 0;
+  for (i = 0; i < w->nlayers; i++) {
+    unsigned j = pos_slot(w->layers[i], cap);
+    w->lnext[i] = t[j];
+    t[j] = i + 1;
+  }
+  free(w->lhash);
+  w->lhash = t;
+  w->lhash_cap = cap;
+  return 1;
+}
+
+static void layers_pop(ct_colr_writer_t *w, unsigned keep) {
+  while (w->nlayers > keep) {
+    w->nlayers--;
+    w->lhash[pos_slot(w->layers[w->nlayers], w->lhash_cap)] = w->lnext[w->nlayers];
+  }
+}
+
+static int add_layer(walk_t *k, size_t pos) {
+  ct_colr_writer_t *w = k->w;
+  unsigned j;
+  if (w->nlayers == w->layers_cap) {
+    unsigned cap = w->layers_cap ? w->layers_cap * 2 : 256, *n;
+    size_t *l = realloc(w->layers, cap * sizeof *l);
+    if (l) w->layers = l;
+    n = l ? realloc(w->lnext, cap * sizeof *n) : NULL;
+    if (!n) return refuse(k, "out of memory");
+    w->lnext = n;
+    w->layers_cap = cap;
+  }
+  if (w->nlayers * 2 >= w->lhash_cap && !layers_rehash(w)) return refuse(k, "out of memory");
+  j = pos_slot(pos, w->lhash_cap);
+  w->layers[w->nlayers] = pos;
+  w->lnext[w->nlayers] = w->lhash[j];
+  w->lhash[j] = ++w->nlayers;
+  return 1;
+}
+
+/* The LayerList index of n entries pointing at `pos`: a run already listed (a whole
+   earlier list or a stretch of one), else the entries appended. */
+static int use_run(walk_t *k, const size_t *pos, unsigned n, unsigned *first) {
+  ct_colr_writer_t *w = k->w;
+  unsigned i, j;
+  if (n && w->lhash_cap)
+    for (j = w->lhash[pos_slot(pos[0], w->lhash_cap)]; j; j = w->lnext[j - 1])
+      if (w->layers[j - 1] == pos[0] && w->nlayers - (j - 1) >= n &&
+          memcmp(w->layers + (j - 1), pos, n * sizeof *pos) == 0) {
+        *first = j - 1;
+        return 1;
+      }
+  *first = w->nlayers;
+  for (i = 0; i < n; i++)
+    if (!add_layer(k, pos[i])) return 0;
+  return 1;
+}
+
+/* ---- version 1: laying out and writing paints ------------------------------- */
+
+/* The children a paint points at by Offset24, in the order they are written; a layers
+   node of one child stands for that child (written in its place). */
+static unsigned inline_kids(const ct_paint_t *p, const ct_paint_t *kids[2]) {
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    if (p->u.layers.count != 1) return 0;
+    kids[0] = p->u.layers.children[0];
+    return 1;
+  case CT_PAINT_GLYPH: kids[0] = p->u.glyph.child; return 1;
+  case CT_PAINT_CLIP: kids[0] = p->u.clip.child; return 1;
+  case CT_PAINT_TRANSFORM: kids[0] = p->u.transform.child; return 1;
+  case CT_PAINT_COMPOSITE:
+    kids[0] = p->u.composite.source;
+    kids[1] = p->u.composite.backdrop;
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+static int push_run(walk_t *k, unsigned first, unsigned count) {
+  if (k->nruns == k->runs_cap) {
+    unsigned cap = k->runs_cap ? k->runs_cap * 2 : 16;
+    run_t *r = realloc(k->runs, cap * sizeof *r);
+    if (!r) return refuse(k, "out of memory");
+    k->runs = r;
+    k->runs_cap = cap;
+  }
+  k->runs[k->nruns].first = first;
+  k->runs[k->nruns].count = count;
+  k->nruns++;
+  return 1;
+}
+
+/* The PaintColrLayers over layer entries first..first+count-1, for emit() to write: over
+   255 layers nest, in PaintColrLayers of 255 written now and listed. */
+static int fold_layers(walk_t *k, unsigned first, unsigned count) {
+  ct_buf_t *h = &k->w->heap;
+  while (count > 255) {
+    unsigned groups = (count + 254) / 255, g;
+    size_t *pos = malloc(groups * sizeof *pos);
+    int ok = pos != NULL;
+    for (g = 0; ok && g < groups; g++) {
+      pos[g] = h->len;
+      ct_buf_u8(h, 1);
+      ct_buf_u8(h, g + 1 < groups ? 255 : count - 255 * g);
+      ct_buf_u32(h, first + 255 * g);
+      ok = share(k, &pos[g]);
+    }
+    ok = ok && use_run(k, pos, groups, &first);
+    free(pos);
+    if (!ok) return k->why ? 0 : refuse(k, "out of memory");
+    count = groups;
+  }
+  return push_run(k, first, count);
+}
+
+static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos);
+
+static int push_id(walk_t *k, long id) {
+  if (id < 0) return refuse(k, k->sink->why);
+  if (k->nids == k->ids_cap) {
+    unsigned cap = k->ids_cap ? k->ids_cap * 2 : 64;
+    long *v = realloc(k->ids, cap * sizeof *v);
+    if (!v) return refuse(k, "out of memory");
+    k->ids = v;
+    k->ids_cap = cap;
+  }
+  k->ids[k->nids++] = id;
+  return 1;
+}
+
+/* What the paint asks of the font being built (its glyph, its colors), asked by lay() in the
+   order paints were always written, parents first, so that the glyphs and colors added come
+   in that order whatever the heap's. */
+static int ask(walk_t *k, const ct_paint_t *p) {
+  ct_colr_sink_t *sink = k->sink;
+  const ct_color_line_t *line;
+  unsigned i;
+  switch (p->kind) {
+  case CT_PAINT_SOLID:
+    return push_id(k, sink->color(sink->data, &p->u.solid.color, 0));
+  case CT_PAINT_GLYPH:
+    return push_id(k, sink->glyph(sink->data, p->u.glyph.font ? p->u.glyph.font : k->lead, p->u.glyph.gid, NULL));
+  case CT_PAINT_CLIP:
+    return push_id(k, sink->rect(sink->data, p->u.clip.x0, p->u.clip.y0, p->u.clip.x1, p->u.clip.y1));
+  case CT_PAINT_LINEAR: line = &p->u.linear.line; break;
+  case CT_PAINT_RADIAL: line = &p->u.radial.line; break;
+  case CT_PAINT_SWEEP: line = &p->u.sweep.line; break;
+  default: return 1;
+  }
+  if (line->count > 65535) return refuse(k, "a color line with too many stops");
+  for (i = 0; i < line->count; i++)
+    if (!push_id(k, sink->color(sink->data, &line->stops[i].color, 0))) return 0;
+  return 1;
+}
+
+/* First pass over the paints a block writes contiguously: the layers of each
+   PaintColrLayers among them go to the heap (each a block) and the LayerList now, before
+   the block, and leave a run for emit(); the sink is asked for each paint's glyph and
+   colors. */
+static int lay(walk_t *k, const ct_paint_t *p, unsigned depth) {
+  const ct_paint_t *kids[2];
+  unsigned i, n;
+  if (!budget(k, depth) || !ask(k, p)) return 0;
+  if (p->kind == CT_PAINT_LAYERS && p->u.layers.count != 1) {
+    unsigned first = 0;
+    size_t *pos;
+    int ok;
+    n = p->u.layers.count;
+    if (!(pos = calloc(n + 1, sizeof *pos))) return refuse(k, "out of memory");
+    for (ok = 1, i = 0; ok && i < n; i++) ok = paint_block(k, p->u.layers.children[i], depth + 1, &pos[i]);
+    ok = ok && use_run(k, pos, n, &first);
+    free(pos);
+    return ok && fold_layers(k, first, n);
+  }
+  n = inline_kids(p, kids);
+  for (i = 0; i < n; i++)
+    if (!lay(k, kids[i], depth + 1)) return 0;
+  return 1;
+}
+
+static int emit(walk_t *k, const ct_paint_t *p);
+
+/* Writes child `c` at the heap's end and points the Offset24 at `slot` of its parent (at
+   `parent`) to it. */
+static int emit_child(walk_t *k, const ct_paint_t *c, size_t parent, size_t slot) {
+  size_t at = k->w->heap.len;
+  if (!emit(k, c)) return 0;
   if (at - parent > 0xFFFFFF) return refuse(k, "a paint graph over 16 MB");
   ct_buf_put_u24(&k->w->heap, slot, (uint32_t)(at - parent));
   return 1;
 }
 
-static int add_layer(walk_t *k, size_t pos) {
-  ct_colr_writer_t *w = k->w;
-  if (w->nlayers == w->layers_cap) {
-    unsigned cap = w->layers_cap ? w->layers_cap * 2 : 256;
-    size_t *l = realloc(w->layers, cap * sizeof *l);
-    if (!l) return refuse(k, "out of memory");
-    w->layers = l;
-    w->layers_cap = cap;
-  }
-  w->layers[w->nlayers++] = pos;
-  return 1;
-}
-
-/* PaintColrLayers over the layer list entries first..first+count-1 (nested by 255). */
-static int colr_layers(walk_t *k, unsigned first, unsigned count, size_t *pos) {
+static int emit_gradient(walk_t *k, const ct_paint_t *p) {
   ct_buf_t *h = &k->w->heap;
-  while (count > 255) {
-    /* fold runs of 255 into one nested layer each, appended to the list */
-    unsigned groups = (count + 254) / 255, g, base = k->w->nlayers;
-    for (g = 0; g < groups; g++) {
-      unsigned n = g + 1 < groups ? 255 : count - 255 * g;
-      size_t at = h->len;
-      ct_buf_u8(h, 1);
-      ct_buf_u8(h, n);
-      ct_buf_u32(h, first + 255 * g);
-      if (!add_layer(k, at)) return 0;
-    }
-    first = base;
-    count = groups;
-  }
-  *pos = h->len;
-  ct_buf_u8(h, 1);
-  ct_buf_u8(h, count);
-  ct_buf_u32(h, first);
-  return 1;
-}
-
-static int encode(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
-  ct_buf_t *h = &k->w->heap;
-  size_t at;
+  size_t at = h->len;
   unsigned v[6], i;
-  if (!budget(k, depth)) return 0;
   switch (p->kind) {
-  case CT_PAINT_LAYERS: {
-    size_t *kids;
-    unsigned first;
-    if (p->u.layers.count == 1) return encode(k, p->u.layers.children[0], depth + 1, pos);
-    if (!(kids = malloc((p->u.layers.count + 1) * sizeof *kids))) return refuse(k, "out of memory");
-    for (i = 0; i < p->u.layers.count; i++)
-      if (!encode(k, p->u.layers.children[i], depth + 1, &kids[i])) {
-        free(kids);
-        return 0;
-      }
-    first = k->w->nlayers;
-    for (i = 0; i < p->u.layers.count; i++)
-      if (!add_layer(k, kids[i])) {
-        free(kids);
-        return 0;
-      }
-    free(kids);
-    return colr_layers(k, first, p->u.layers.count, pos);
-  }
-  case CT_PAINT_SOLID: {
-    long index = k->sink->color(k->sink->data, &p->u.solid.color, 0);
-    unsigned alpha;
-    if (index < 0) return refuse(k, k->sink->why);
-    if (!f2dot14(k, fmin(1.0, fmax(0.0, p->u.solid.color.alpha)), &alpha)) return 0;
-    *pos = h->len;
-    ct_buf_u8(h, 2);
-    ct_buf_u16(h, (unsigned)index);
-    ct_buf_u16(h, alpha);
-    return 1;
-  }
   case CT_PAINT_LINEAR:
     if (!fword(k, p->u.linear.x0, &v[0]) || !fword(k, p->u.linear.y0, &v[1]) ||
         !fword(k, p->u.linear.x1, &v[2]) || !fword(k, p->u.linear.y1, &v[3]) ||
         !fword(k, p->u.linear.x2, &v[4]) || !fword(k, p->u.linear.y2, &v[5])) return 0;
-    at = *pos = h->len;
     ct_buf_u8(h, 4);
     ct_buf_u24(h, 0);
     for (i = 0; i < 6; i++) ct_buf_u16(h, v[i]);
@@ -329,69 +551,92 @@ static int encode(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
       return refuse(k, "a radius off the 16-bit range of font units");
     v[2] = (unsigned)lround(p->u.radial.r0);
     v[5] = (unsigned)lround(p->u.radial.r1);
-    at = *pos = h->len;
     ct_buf_u8(h, 6);
     ct_buf_u24(h, 0);
     for (i = 0; i < 6; i++) ct_buf_u16(h, v[i]);
     return color_line(k, &p->u.radial.line, at, at + 1);
-  case CT_PAINT_SWEEP:
-    /* angles: 180 degrees per 1.0 with a bias of 180 degrees */
+  default:   /* sweep; angles: 180 degrees per 1.0 with a bias of 180 degrees */
     if (!fword(k, p->u.sweep.cx, &v[0]) || !fword(k, p->u.sweep.cy, &v[1]) ||
         !f2dot14(k, p->u.sweep.start_angle / 180.0 - 1.0, &v[2]) ||
         !f2dot14(k, p->u.sweep.end_angle / 180.0 - 1.0, &v[3])) return 0;
-    at = *pos = h->len;
     ct_buf_u8(h, 8);
     ct_buf_u24(h, 0);
     for (i = 0; i < 4; i++) ct_buf_u16(h, v[i]);
     return color_line(k, &p->u.sweep.line, at, at + 1);
-  case CT_PAINT_GLYPH: {
-    ct_font_t *font = p->u.glyph.font ? p->u.glyph.font : k->lead;
-    long gid = k->sink->glyph(k->sink->data, font, p->u.glyph.gid, NULL);
-    if (gid < 0) return refuse(k, k->sink->why);
-    at = *pos = h->len;
+  }
+}
+
+static int emit_transform(walk_t *k, const ct_paint_t *p) {
+  ct_buf_t *h = &k->w->heap;
+  size_t at = h->len;
+  const double m[6] = { p->u.transform.xx, p->u.transform.yx, p->u.transform.xy, p->u.transform.yy,
+                        p->u.transform.dx, p->u.transform.dy };
+  unsigned v[2], i;
+  if (m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 1 && m[4] == rint(m[4]) && m[5] == rint(m[5])) {
+    if (!fword(k, m[4], &v[0]) || !fword(k, m[5], &v[1])) return 0;
+    ct_buf_u8(h, 14);   /* PaintTranslate */
+    ct_buf_u24(h, 0);
+    ct_buf_u16(h, v[0]);
+    ct_buf_u16(h, v[1]);
+    return emit_child(k, p->u.transform.child, at, at + 1);
+  }
+  for (i = 0; i < 6; i++)
+    if (!(fabs(m[i]) < 32767.0)) return refuse(k, "a transform off the 16.16 range");
+  ct_buf_u8(h, 12);   /* PaintTransform, its Affine2x3 right after it */
+  ct_buf_u24(h, 0);
+  ct_buf_u24(h, 7);
+  for (i = 0; i < 6; i++) ct_buf_u32(h, (uint32_t)(int32_t)lround(m[i] * 65536.0));
+  return emit_child(k, p->u.transform.child, at, at + 1);
+}
+
+/* Second pass: the paint's bytes at the heap's end, parents before children; each
+   PaintColrLayers takes the next run lay() left. */
+static int emit(walk_t *k, const ct_paint_t *p) {
+  ct_buf_t *h = &k->w->heap;
+  size_t at = h->len;
+  long gid;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    if (p->u.layers.count == 1) return emit(k, p->u.layers.children[0]);
+    if (k->cursor >= k->nruns) return refuse(k, "internal error: layers not laid out");
+    ct_buf_u8(h, 1);
+    ct_buf_u8(h, k->runs[k->cursor].count);
+    ct_buf_u32(h, k->runs[k->cursor].first);
+    k->cursor++;
+    return 1;
+  case CT_PAINT_SOLID: {
+    long index = take_id(k);
+    unsigned alpha;
+    if (index < 0) return 0;
+    if (!f2dot14(k, fmin(1.0, fmax(0.0, p->u.solid.color.alpha)), &alpha)) return 0;
+    ct_buf_u8(h, 2);
+    ct_buf_u16(h, (unsigned)index);
+    ct_buf_u16(h, alpha);
+    return 1;
+  }
+  case CT_PAINT_LINEAR: case CT_PAINT_RADIAL: case CT_PAINT_SWEEP:
+    return emit_gradient(k, p);
+  case CT_PAINT_GLYPH:
+    if ((gid = take_id(k)) < 0) return 0;
     ct_buf_u8(h, 10);
     ct_buf_u24(h, 0);
     ct_buf_u16(h, (unsigned)gid);
-    return child(k, p->u.glyph.child, at, at + 1, depth);
-  }
-  case CT_PAINT_CLIP: {
-    long gid = k->sink->rect(k->sink->data, p->u.clip.x0, p->u.clip.y0, p->u.clip.x1, p->u.clip.y1);
-    if (gid < 0) return refuse(k, k->sink->why);
-    at = *pos = h->len;
+    return emit_child(k, p->u.glyph.child, at, at + 1);
+  case CT_PAINT_CLIP:
+    if ((gid = take_id(k)) < 0) return 0;
     ct_buf_u8(h, 10);
     ct_buf_u24(h, 0);
     ct_buf_u16(h, (unsigned)gid);
-    return child(k, p->u.clip.child, at, at + 1, depth);
-  }
-  case CT_PAINT_TRANSFORM: {
-    const double m[6] = { p->u.transform.xx, p->u.transform.yx, p->u.transform.xy, p->u.transform.yy,
-                          p->u.transform.dx, p->u.transform.dy };
-    if (m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 1 && m[4] == rint(m[4]) && m[5] == rint(m[5])) {
-      if (!fword(k, m[4], &v[0]) || !fword(k, m[5], &v[1])) return 0;
-      at = *pos = h->len;   /* PaintTranslate */
-      ct_buf_u8(h, 14);
-      ct_buf_u24(h, 0);
-      ct_buf_u16(h, v[0]);
-      ct_buf_u16(h, v[1]);
-      return child(k, p->u.transform.child, at, at + 1, depth);
-    }
-    for (i = 0; i < 6; i++)
-      if (!(fabs(m[i]) < 32767.0)) return refuse(k, "a transform off the 16.16 range");
-    at = *pos = h->len;   /* PaintTransform, its Affine2x3 right after it */
-    ct_buf_u8(h, 12);
-    ct_buf_u24(h, 0);
-    ct_buf_u24(h, 7);
-    for (i = 0; i < 6; i++) ct_buf_u32(h, (uint32_t)(int32_t)lround(m[i] * 65536.0));
-    return child(k, p->u.transform.child, at, at + 1, depth);
-  }
+    return emit_child(k, p->u.clip.child, at, at + 1);
+  case CT_PAINT_TRANSFORM:
+    return emit_transform(k, p);
   case CT_PAINT_COMPOSITE:
-    at = *pos = h->len;
     ct_buf_u8(h, 32);
     ct_buf_u24(h, 0);
     ct_buf_u8(h, p->u.composite.mode);
     ct_buf_u24(h, 0);
-    return child(k, p->u.composite.source, at, at + 1, depth) &&
-           child(k, p->u.composite.backdrop, at, at + 5, depth);
+    return emit_child(k, p->u.composite.source, at, at + 1) &&
+           emit_child(k, p->u.composite.backdrop, at, at + 5);
   case CT_PAINT_SVG:
     return refuse(k, "it is an SVG glyph (COLR cannot hold SVG documents)");
   case CT_PAINT_BITMAP:
@@ -401,15 +646,33 @@ static int encode(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
   }
 }
 
+/* A paint referenced by Offset32 (a layer, a base glyph's paint): the layers it draws
+   listed first, then its own bytes, contiguous, stored once. */
+static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
+  unsigned base = k->nruns, idbase = k->nids;
+  if (!lay(k, p, depth)) return 0;
+  *pos = k->w->heap.len;
+  k->cursor = base;
+  k->idcur = idbase;
+  if (!emit(k, p)) return 0;
+  k->nruns = base;
+  k->nids = idbase;
+  return share(k, pos);
+}
+
 int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
                           ct_colr_sink_t *sink) {
-  walk_t k = { w, sink, lead, 0, NULL };
+  walk_t k = { .w = w, .sink = sink, .lead = lead };
   size_t mark = w->heap.len, pos = 0;
-  unsigned layers = w->nlayers;
-  if (!encode(&k, tree, 0, &pos) || w->heap.failed) {
-    w->heap.len = mark;
+  unsigned layers = w->nlayers, blocks = w->nblocks;
+  int ok = paint_block(&k, tree, 0, &pos) && !w->heap.failed;
+  free(k.runs);
+  free(k.ids);
+  if (!ok) {
+    w->heap.len = mark;   /* the glyph's paints so far go */
     w->heap.failed = 0;
-    w->nlayers = layers;
+    blocks_pop(w, blocks);
+    layers_pop(w, layers);
     snprintf(sink->why, sizeof sink->why, "%s", k.why ? k.why : "out of memory");
     return 0;
   }

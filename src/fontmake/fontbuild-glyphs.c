@@ -232,15 +232,51 @@ static long sink_rect(void *data, double x0, double y0, double x1, double y1) {
   return glyph_for(s, &k);
 }
 
+static uint64_t extra_key(int kind, unsigned index, double alpha, const ct_rgba_t *c) {
+  const double v[5] = { alpha + 0.0, c->r, c->g, c->b, c->a };   /* -0 alpha equals 0 */
+  uint64_t h = (uint64_t)kind * 0x9E3779B97F4A7C15ull ^ index, bits;
+  unsigned i;
+  for (i = 0; i < 5; i++) {
+    memcpy(&bits, &v[i], sizeof bits);
+    h = (h ^ bits) * 0x100000001B3ull;
+  }
+  return h ^ (h >> 29);
+}
+
+static int extra_eq(const ct_build_t *s, unsigned i, int kind, unsigned index, double alpha, const ct_rgba_t *c) {
+  return s->extra_src[i].kind == kind && s->extra_src[i].index == index && s->extra_src[i].alpha == alpha &&
+         memcmp(&s->extra_src[i].rgba, c, sizeof *c) == 0;
+}
+
+static int extra_rehash(ct_build_t *s) {
+  unsigned cap = s->extra_hash_cap ? s->extra_hash_cap * 2 : 64, i;
+  unsigned *h = calloc(cap, sizeof *h);
+  if (!h) return 0;
+  for (i = 0; i < s->nextra; i++) {
+    unsigned j = (unsigned)(extra_key(s->extra_src[i].kind, s->extra_src[i].index, s->extra_src[i].alpha,
+                                      &s->extra_src[i].rgba) & (cap - 1));
+    while (h[j]) j = (j + 1) & (cap - 1);
+    h[j] = i + 1;
+  }
+  free(s->extra_hash);
+  s->extra_hash = h;
+  s->extra_hash_cap = cap;
+  return 1;
+}
+
 /* CPAL entries beyond the palettes: an explicit color, or a palette entry at an alpha
-   (COLRv0 has no alpha of its own). */
+   (COLRv0 has no alpha of its own).  Found by hash: thousands of colors, tens of
+   thousands of lookups. */
 static long extra_entry(ct_build_t *s, int kind, unsigned index, double alpha, ct_rgba_t rgba) {
   ct_font_builder_t *b = s->b;
-  unsigned i, p, np = b->npalettes ? b->npalettes : 1;
-  for (i = 0; i < s->nextra; i++)
-    if (s->extra_src[i].kind == kind && s->extra_src[i].index == index && s->extra_src[i].alpha == alpha &&
-        memcmp(&s->extra_src[i].rgba, &rgba, sizeof rgba) == 0)
-      return b->entries + i;
+  unsigned p, j, np = b->npalettes ? b->npalettes : 1;
+  if (s->nextra * 2 >= s->extra_hash_cap && !extra_rehash(s)) {
+    snprintf(s->sink.why, sizeof s->sink.why, "out of memory");
+    return -1;
+  }
+  j = (unsigned)(extra_key(kind, index, alpha, &rgba) & (s->extra_hash_cap - 1));
+  for (; s->extra_hash[j]; j = (j + 1) & (s->extra_hash_cap - 1))
+    if (extra_eq(s, s->extra_hash[j] - 1, kind, index, alpha, &rgba)) return b->entries + s->extra_hash[j] - 1;
   if (b->entries + s->nextra >= 0xFFFF || (size_t)(b->entries + s->nextra + 1) * np > 0xFFFF) {
     snprintf(s->sink.why, sizeof s->sink.why, "more colors than CPAL can hold (65535 across the palettes)");
     return -1;
@@ -267,6 +303,7 @@ static long extra_entry(ct_build_t *s, int kind, unsigned index, double alpha, c
     c.a *= alpha;
     s->extra[(size_t)s->nextra * np + p] = c;
   }
+  s->extra_hash[j] = s->nextra + 1;
   return b->entries + s->nextra++;
 }
 
@@ -315,6 +352,7 @@ void ct_build_free(ct_build_t *s) {
   free(s->key_hash);
   free(s->extra);
   free(s->extra_src);
+  free(s->extra_hash);
 }
 
 /* The lead's glyphs at their own ids: TrueType records copied (with their hinting), or

@@ -64,6 +64,8 @@ typedef struct {
   ct_rgba_t         *extra;       /* CPAL entries beyond the palettes: per palette */
   struct { int kind; unsigned index; double alpha; ct_rgba_t rgba; } *extra_src;
   unsigned           nextra, extra_cap;
+  unsigned          *extra_hash;  /* 1 + index into extra_src, open addressing */
+  unsigned           extra_hash_cap;
   ct_colr_sink_t     sink;
 } ct_build_t;
 
