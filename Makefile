@@ -34,9 +34,7 @@ LDLIBS    += -lhyphen -lgif -lm -lstdc++
 B := build
 # The core, one folder per pipeline stage, bottom up (docs/ARCHITECTURE.md): a folder
 # includes only the doors of the folders before it (tools/layers.lua checks, in make check).
-# glyph/artwork (the artwork reader, issue 28) joins STAGES when its geometry (path.c,
-# outline.c, stroke.c) lands: until then its files are in the tree and not built.
-STAGES   := base font text paint glyph/svg glyph page write/png write/pdf write motion fontmake
+STAGES   := base font text paint glyph/svg glyph/artwork glyph page write/png write/pdf write motion fontmake
 CORE_SRC := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
 CORE_CXX := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.cc))
 LUA_SRC  := $(wildcard src/lua/*.c)
@@ -48,7 +46,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 # the executable's Lua library: its sources embedded and the loader serving them
 EMBED_OBJ := $(B)/src/embedded_lua.o $(B)/src/cli/embed/preload.o
 # unit tests of the core, in folders as the stages are (tests/c/STAGE/test_*.c)
-TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(filter-out tests/c/glyph/test_artwork.c tests/c/glyph/test_artwork_path.c,$(wildcard tests/c/*/test_*.c)))
+TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/*/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 # the fuzz targets; make check replays their seeds through gcc-built drivers (defined
 # here, before `check` names them: a prerequisite list is expanded where it is read)
