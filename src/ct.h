@@ -748,7 +748,7 @@ typedef struct {
   double   advance;              /* > 0: every glyph's advance; 0: from each drawing */
   int      keep_going;           /* a file that fails is skipped with a warning */
   int      flatten_gradients;    /* gradients become their stops' mean color */
-  int      refuse_gradients;     /* a file with a gradient fails (COLRv0 alone) */
+  int      flat_only;            /* COLRv0 alone: a file with a gradient, a clip or group opacity fails */
   unsigned threads;              /* 0: ct_get_threads() */
 } ct_artwork_font_options_t;
 

@@ -787,7 +787,7 @@ ct_font_builder_t *ct_font_builder_create_from_artwork(const ct_artwork_source_t
   r.opts.ascent = o->ascent;
   r.opts.descent = o->descent;
   r.opts.advance = o->advance;
-  r.opts.refuse_gradients = o->refuse_gradients;
+  r.opts.flat_only = o->flat_only;
   r.opts.flatten_gradients = o->flatten_gradients;
   r.arts = calloc(n, sizeof *r.arts);
   r.errs = calloc(n, sizeof *r.errs);

@@ -220,7 +220,7 @@ static void art_warn(void *data, const char *msg) {
 
 static const char *const art_source_fields[] = { "name", "data", "path", "codepoints", "glyph_name", NULL };
 static const char *const art_option_fields[] = { "upem", "ascent", "descent", "advance", "keep_going",
-  "flatten_gradients", "refuse_gradients", "threads", NULL };
+  "flatten_gradients", "flat_only", "threads", NULL };
 
 /* Source `i` (the table at `t`) into src[i] (its codepoints in cps); raises on misuse.
    Strings point into the table, which stays on the stack. */
@@ -300,7 +300,7 @@ static int l_artwork_builder(lua_State *L) {
     o.advance = lct_optnumfield(L, 2, "advance", 0);
     o.keep_going = lct_optboolfield(L, 2, "keep_going", 0);
     o.flatten_gradients = lct_optboolfield(L, 2, "flatten_gradients", 0);
-    o.refuse_gradients = lct_optboolfield(L, 2, "refuse_gradients", 0);
+    o.flat_only = lct_optboolfield(L, 2, "flat_only", 0);
     o.threads = (unsigned)lct_optintfield(L, 2, "threads", 0, 0, CT_MAX_THREADS);
   }
   lua_settop(L, 2);

@@ -121,6 +121,34 @@ expect 1 "1f602.svg.*filter" "$CT" font --svg "$x" -o "$t/no.ttf"
 [ ! -e "$t/no.ttf" ] && ok || bad "a refused filter left a font"
 expect 0 "1f602.svg: skipped" "$CT" font --svg "$x" --keep-going -o "$t/kept.ttf"; sane "$t/kept.ttf"
 rm "$x/1f602.svg"
+# COLRv0 alone: a clip is refused per file, skipped with --keep-going
+cat > "$x/1f603.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36"><clipPath id="c"><circle cx="18" cy="18" r="9"/></clipPath>
+<rect width="36" height="36" fill="red" clip-path="url(#c)"/></svg>
+SVG
+expect 0 "" "$CT" font --svg "$x" -o "$t/clip1.ttf"; sane "$t/clip1.ttf"
+expect 1 "1f603.svg: <rect> (line 2): clip-path cannot be expressed in COLRv0" "$CT" font --svg "$x" --format colr0 -o "$t/no.ttf"
+expect 0 "1f603.svg: skipped" "$CT" font --svg "$x" --format colr0 --keep-going -o "$t/clip0.ttf"; sane "$t/clip0.ttf"
+rm "$x/1f603.svg"
+# bombs: deep nesting, a million elements, an absurd viewBox or stroke width: one line, no font
+deep() {   # N: N nested groups
+  i=0; printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36">'
+  while [ $i -lt "$1" ]; do printf '<g>'; i=$((i + 1)); done
+  i=0; while [ $i -lt "$1" ]; do printf '</g>'; i=$((i + 1)); done; printf '</svg>\n'
+}
+deep 5000 > "$x/1f604.svg"
+expect 1 "1f604.svg: not well-formed XML" "$CT" font --svg "$x" -o "$t/no.ttf"
+awk 'BEGIN { printf "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 36 36\">"
+  for (i = 0; i < 1000001; i++) printf "<g/>"; print "</svg>" }' > "$x/1f604.svg"
+expect 1 "1f604.svg: .*over 1000000 elements" "$CT" font --svg "$x" -o "$t/no.ttf"
+printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-30 1e-30"><rect width="1" height="1"/></svg>\n' > "$x/1f604.svg"
+expect 1 "1f604.svg: .*the drawing reaches" "$CT" font --svg "$x" -o "$t/no.ttf"
+printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36"><path d="M0 0H9" stroke="red" stroke-width="1e15"/></svg>\n' > "$x/1f604.svg"
+expect 1 "1f604.svg: .*absurd viewBox or stroke width" "$CT" font --svg "$x" -o "$t/no.ttf"
+printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36"><blink/></svg>\n' > "$x/1f604.svg"
+expect 1 "1f604.svg: <blink> (line 1)" "$CT" font --svg "$x" -o "$t/no.ttf"
+[ ! -e "$t/no.ttf" ] && ok || bad "a refused drawing left a font"
+rm "$x/1f604.svg"
 svg "$x/hello world.svg" '#000000'
 expect 1 "hello world.svg: no character or glyph name in its name (see --map)" "$CT" font --svg "$x" -o "$t/no.ttf"
 rm "$x/hello world.svg"

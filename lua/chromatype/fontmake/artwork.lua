@@ -244,7 +244,7 @@ function M.save(spec, path, opts, parse_formats, warn)
   for _, f in ipairs(formats or {}) do has[f] = true end
   local o = { upem = opts.upem, ascent = opts.ascent, descent = opts.descent, advance = opts.advance,
     keep_going = opts.keep_going and true or false, flatten_gradients = opts.flatten_gradients and true or false,
-    refuse_gradients = (has.colr0 and not has.colr1 and not opts.flatten_gradients) and true or false,
+    flat_only = (has.colr0 and not has.colr1) and true or false,
     threads = opts.threads }
   if o.upem ~= nil and (math.type(o.upem) ~= "integer" or o.upem < 16 or o.upem > 16384) then
     error(("upem: an integer 16..16384 expected, got %s"):format(tostring(o.upem)), 0)

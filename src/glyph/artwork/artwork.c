@@ -472,7 +472,7 @@ static ct_paint_t *single_leaf(ct_paint_t *p) {
    composited DEST_IN with a solid of that alpha, which COLRv1 has (PaintComposite) and
    the OT-SVG writer draws as an alpha mask (svgwrite.c); SRC_IN would be the same with the
    sides swapped, but DEST_IN keeps the drawing as the backdrop, read first. */
-static ct_paint_t *apply_opacity(ctx_t *c, ct_paint_t *p, double a) {
+static ct_paint_t *apply_opacity(ctx_t *c, xmlNodePtr el, ct_paint_t *p, double a) {
   ct_paint_t *leaf = single_leaf(p), *s;
   ct_color_line_t *line;
   ct_rgba_t black = { 0, 0, 0, 1 };
@@ -487,6 +487,11 @@ static ct_paint_t *apply_opacity(ctx_t *c, ct_paint_t *p, double a) {
     unsigned i;
     for (i = 0; i < line->count; i++) line->stops[i].color.alpha *= a;
     return p;
+  }
+  if (c->o->flat_only) {
+    fail(c, CT_ERR_INVALID_IMAGE, el, "opacity over several shapes cannot be expressed in COLRv0 (use --format colr1)");
+    ct_paint_destroy(p);
+    return NULL;
   }
   col = ct_color_rgba(black);
   col.alpha = a;
@@ -602,7 +607,14 @@ static ct_paint_t *draw_viewport(ctx_t *c, xmlNodePtr el, const ct_art_style_t *
   if (ov) xmlFree(ov);
   if (p && clip && box->set &&
       (box->b[0] < vp[0] || box->b[1] < vp[1] || box->b[2] > vp[0] + vp[2] || box->b[3] > vp[1] + vp[3])) {
-    ct_art_path_t *r = ct_art_path_new();
+    ct_art_path_t *r;
+    if (c->o->flat_only) {
+      fail(c, CT_ERR_INVALID_IMAGE, el, "its drawing reaches outside its viewport, a clip COLRv0 cannot express "
+           "(overflow=\"visible\", or --format colr1)");
+      ct_paint_destroy(p);
+      return NULL;
+    }
+    r = ct_art_path_new();
     FT_Outline ol;
     int failed = 0;
     memset(&ol, 0, sizeof ol);
@@ -663,7 +675,7 @@ static ct_paint_t *draw_use(ctx_t *c, xmlNodePtr el, const ct_art_style_t *st, c
     vp[2] = ct_art_attr_length(el, "width", c->vw, ct_art_attr_length(t, "width", c->vw, c->vw));
     vp[3] = ct_art_attr_length(el, "height", c->vh, ct_art_attr_length(t, "height", c->vh, c->vh));
     if (!ct_art_style_compute(&ts, st, t, why, sizeof why)) fail(c, CT_ERR_INVALID_IMAGE, t, "%s", why);
-    else if (!ts.display_none) p = apply_opacity(c, draw_viewport(c, t, &ts, ctm, vp, box, depth + 1), ts.opacity);
+    else if (!ts.display_none) p = apply_opacity(c, t, draw_viewport(c, t, &ts, ctm, vp, box, depth + 1), ts.opacity);
   } else {
     p = draw_element(c, t, st, ctm, box, depth + 1);
   }
@@ -724,6 +736,10 @@ static ct_paint_t *apply_clip(ctx_t *c, xmlNodePtr el, ct_paint_t *p, const char
   if (!tn || strcmp(tn, "clipPath")) {
     warn(c, el, "clip-path url(#%s) %s", id, t ? "is not a clipPath" : "not found");
     return p;
+  }
+  if (c->o->flat_only) {
+    fail(c, CT_ERR_INVALID_IMAGE, el, "clip-path cannot be expressed in COLRv0 (use --format colr1)");
+    goto none;
   }
   if (c->nclips >= MAX_CLIPS) {
     fail(c, CT_ERR_INVALID_IMAGE, t, "clip paths nested deeper than %u (a cycle?)", MAX_CLIPS);
@@ -841,7 +857,7 @@ static ct_paint_t *draw_element(ctx_t *c, xmlNodePtr el, const ct_art_style_t *p
     p = draw_children(c, el, &st, lctm, &lbox, depth, !strcmp(n, "switch"));
   }
   if (c->status) { ct_paint_destroy(p); return NULL; }
-  p = apply_opacity(c, p, st.opacity);
+  p = apply_opacity(c, el, p, st.opacity);
   if (p && st.clip_path[0]) p = apply_clip(c, el, p, st.clip_path, &st, lctm, &lbox);
   if (c->status) { ct_paint_destroy(p); return NULL; }
   box_add(pbox, t, &lbox);
@@ -958,7 +974,7 @@ ct_status_t ct_artwork_read(const char *name, const unsigned char *data, size_t 
     }
     if (!rs.display_none) {
       out->tree = draw_children(&c, root, &rs, m, &box, 1, 0);
-      if (!c.status) out->tree = apply_opacity(&c, out->tree, rs.opacity);
+      if (!c.status) out->tree = apply_opacity(&c, root, out->tree, rs.opacity);
       if (!c.status && out->tree && rs.clip_path[0])
         out->tree = apply_clip(&c, root, out->tree, rs.clip_path, &rs, m, &box);
     }

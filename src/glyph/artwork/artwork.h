@@ -19,7 +19,8 @@ typedef struct {
   unsigned upem;               /* 16..16384 */
   double   ascent, descent;    /* font units; descent below the baseline is negative */
   double   advance;            /* <= 0: from the drawing */
-  int      refuse_gradients;   /* COLRv0 only: a gradient is refused, naming the element */
+  int      flat_only;          /* COLRv0 alone: what it cannot hold (a gradient, a clip, group
+                                  opacity over several shapes) is refused, naming the element */
   int      flatten_gradients;  /* a gradient becomes its stops' mean color (wins over refuse) */
 } ct_artwork_options_t;
 

@@ -246,9 +246,9 @@ ct_paint_t *ct_art_gradient_paint(xmlNodePtr el, const ct_art_ids_t *ids, const 
   *nomem = 0;
   why[0] = 0;
   if (!make_chain(el, ids, &c, why, whylen)) return NULL;
-  if (o->refuse_gradients && !o->flatten_gradients) {
+  if (o->flat_only && !o->flatten_gradients) {
     describe(el, d, sizeof d);
-    snprintf(why, whylen, "%s: gradients are refused in this format (flatten them to solid colors?)", d);
+    snprintf(why, whylen, "%s: gradients cannot be expressed in COLRv0 (--flatten-gradients, or --format colr1)", d);
     return NULL;
   }
   if ((n = read_stops(&c, style, alpha, &line.stops, why, whylen)) < 0) {
