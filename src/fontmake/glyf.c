@@ -1,7 +1,8 @@
 /*
 ** glyf.c: FreeType outlines as TrueType simple glyphs, for the font writer.  Quadratic
-** contours keep their points; cubic segments (CFF, CFF2) are split until one quadratic
-** per piece stays within CT_GLYF_TOLERANCE font units of the cubic.  Fontmake stage: knows
+** contours keep their points; cubic segments (CFF, CFF2, artwork) become quadratic
+** splines within CT_GLYF_TOLERANCE font units of the cubic, their joints implied where
+** that takes fewer points.  Fontmake stage: knows
 ** fonts and paint trees, never pages or outputs.
 */
 #include <math.h>
@@ -74,35 +75,80 @@ static pt_t lerp(pt_t a, pt_t b, double t) {
   return r;
 }
 
-/* The cubic p0 c1 c2 p3 (p0 already added) as quadratic pieces.  One quadratic with
-   control (3 (c1 + c2) - (p0 + p3)) / 4 is off the cubic by at most
-   sqrt(3) / 36 |p3 - 3 c2 + 3 c1 - p0|; splitting into n pieces divides that by n^3. */
+/* The cubic's piece from t0 to t1 as the cubic a b c d (de Casteljau twice). */
+static void cubic_piece(const pt_t q[4], double t0, double t1, pt_t r[4]) {
+  pt_t ab = lerp(q[0], q[1], t1), bc = lerp(q[1], q[2], t1), cd = lerp(q[2], q[3], t1);
+  pt_t abc = lerp(ab, bc, t1), bcd = lerp(bc, cd, t1), end = lerp(abc, bcd, t1);   /* 0..t1 */
+  double s = t1 > 0 ? t0 / t1 : 0;   /* then its part s..1 */
+  pt_t e1 = lerp(q[0], ab, s), e2 = lerp(ab, abc, s), e3 = lerp(abc, end, s);
+  pt_t f1 = lerp(e1, e2, s), f2 = lerp(e2, e3, s);
+  r[0] = lerp(f1, f2, s);
+  r[1] = f2;
+  r[2] = e3;
+  r[3] = end;
+}
+
+static pt_t cubic_at(const pt_t q[4], double t) {
+  pt_t ab = lerp(q[0], q[1], t), bc = lerp(q[1], q[2], t), cd = lerp(q[2], q[3], t);
+  return lerp(lerp(ab, bc, t), lerp(bc, cd, t), t);
+}
+
+/* The quadratic control of a cubic piece: off the piece by at most sqrt(3) / 36 times
+   |d - 3 c + 3 b - a| (the piece from the cubic's 1/n-th is n^3 times closer). */
+static pt_t quad_control(const pt_t r[4]) {
+  pt_t q = { (3 * (r[1].x + r[2].x) - (r[0].x + r[3].x)) / 4, (3 * (r[1].y + r[2].y) - (r[0].y + r[3].y)) / 4 };
+  return q;
+}
+
+#define SPLINE_SAMPLES 16
+
+/* Whether the quadratic spline of the n controls qs (its on-curve points implied, the
+   midpoints of neighbouring controls, as TrueType reads consecutive off-curve points)
+   stays within the tolerance of the cubic: each quadratic against the cubic's piece at
+   the same parameters, which bounds the distance between the curves from above. */
+static int spline_fits(const pt_t cu[4], const pt_t *qs, unsigned n) {
+  unsigned i, k;
+  for (i = 0; i < n; i++) {
+    pt_t a = i ? lerp(qs[i - 1], qs[i], 0.5) : cu[0], c = i + 1 < n ? lerp(qs[i], qs[i + 1], 0.5) : cu[3];
+    for (k = i ? 0 : 1; k < SPLINE_SAMPLES; k++) {   /* k = 0: the implied joint */
+      double u = (double)k / SPLINE_SAMPLES, w = 1 - u;
+      pt_t on = cubic_at(cu, ((double)i + u) / n);
+      double x = w * w * a.x + 2 * w * u * qs[i].x + u * u * c.x - on.x;
+      double y = w * w * a.y + 2 * w * u * qs[i].y + u * u * c.y - on.y;
+      if (x * x + y * y > CT_GLYF_TOLERANCE * CT_GLYF_TOLERANCE) return 0;
+    }
+  }
+  return 1;
+}
+
+#define MAX_PIECES 64
+
+/* The cubic p0 c1 c2 p3 (p0 already added) as quadratic pieces within the tolerance.
+   The fewest pieces whose on-curve joints can be left implied (n + 1 points) when that
+   beats the fewest pieces with the cubic's own points as joints (2 n points). */
 static void add_cubic(points_t *p, pt_t p0, pt_t c1, pt_t c2, pt_t p3) {
+  pt_t cu[4] = { p0, c1, c2, p3 }, r[4], qs[MAX_PIECES];
   double dx = p3.x - 3 * c2.x + 3 * c1.x - p0.x, dy = p3.y - 3 * c2.y + 3 * c1.y - p0.y;
   double e = sqrt(3.0) / 36.0 * sqrt(dx * dx + dy * dy);
-  unsigned n = 1, i;
-  while (n < 64 && e / ((double)n * n * n) > CT_GLYF_TOLERANCE) n++;
-  for (i = 0; i < n; i++) {
-    /* de Casteljau: the piece from t0 to t1 */
-    double t0 = (double)i / n, t1 = (double)(i + 1) / n;
-    pt_t a, b, c, d, q;
-    {
-      pt_t ab = lerp(p0, c1, t1), bc = lerp(c1, c2, t1), cd = lerp(c2, p3, t1);
-      pt_t abc = lerp(ab, bc, t1), bcd = lerp(bc, cd, t1);
-      /* the curve 0..t1: p0 ab abc (abc-bcd at t1) */
-      pt_t end = lerp(abc, bcd, t1);
-      double s = t1 > 0 ? t0 / t1 : 0;   /* then its part s..1 */
-      pt_t e1 = lerp(p0, ab, s), e2 = lerp(ab, abc, s), e3 = lerp(abc, end, s);
-      pt_t f1 = lerp(e1, e2, s), f2 = lerp(e2, e3, s);
-      a = lerp(f1, f2, s);
-      b = f2;
-      c = e3;
-      d = end;
+  unsigned n = 1, m, i;
+  while (n < MAX_PIECES && e / ((double)n * n * n) > CT_GLYF_TOLERANCE) n++;
+  /* implied joints: worth it from 2 pieces on, and only with fewer points */
+  for (m = n > 1 ? n : 2; n > 1 && m < 2 * n - 1 && m <= MAX_PIECES; m++) {
+    for (i = 0; i < m; i++) {
+      cubic_piece(cu, (double)i / m, (double)(i + 1) / m, r);
+      qs[i] = quad_control(r);
     }
-    q.x = (3 * (b.x + c.x) - (a.x + d.x)) / 4;
-    q.y = (3 * (b.y + c.y) - (a.y + d.y)) / 4;
-    add_point(p, q.x, q.y, 0);
-    if (i + 1 < n) add_point(p, d.x, d.y, 1);
+    if (spline_fits(cu, qs, m)) {
+      for (i = 0; i < m; i++) add_point(p, qs[i].x, qs[i].y, 0);
+      add_point(p, p3.x, p3.y, 1);
+      return;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    cubic_piece(cu, (double)i / n, (double)(i + 1) / n, r);
+    qs[0] = quad_control(r);
+    add_point(p, qs[0].x, qs[0].y, 0);
+    if (i + 1 < n) add_point(p, r[3].x, r[3].y, 1);
   }
   add_point(p, p3.x, p3.y, 1);
 }
