@@ -133,6 +133,10 @@ m16a=$("$ct" "$here/anim.lua" "$tmp/anim.apng" 16 | awk '{ print $4 }')
 echo "$m4 $m16 $m4a $m16a" | awk '{ printf "peak memory, 120 -> 480 frames: WebP %d -> %d KiB (%.2fx), APNG %d -> %d KiB (%.2fx)\n", $1, $2, $2 / $1, $3, $4, $4 / $3 }'
 
 echo
+echo "== fonts from artwork: the Twemoji SVG set compiled (wall-clock seconds of $runs runs) =="
+sh "$here/artwork.sh" "$ct" "$tmp" "$runs"
+
+echo
 echo "== PDF bytes a repeated glyph adds =="
 "$ct" "$here/repeat.lua" "$sheet_font" "$tmp"
 
