@@ -190,27 +190,41 @@ static int is_identity(const cairo_matrix_t *m) {
   return m->xx == 1 && m->yx == 0 && m->xy == 0 && m->yy == 1 && m->x0 == 0 && m->y0 == 0;
 }
 
-/* The outline as path data: move/line/curve/close as M L C Z, font units, y up. */
+/* The outline as path data, font units, y up: move/line/close as M L Z, and each curve
+   as C, or as Q when it is a quadratic raised to a cubic (cairo's form of TrueType's
+   curves: both controls then give back one quadratic control), which is exact and about
+   half the text. */
 static void put_path_data(writer_t *w, const cairo_path_t *path) {
   int i;
   char b[6][32];
+  double cx = 0, cy = 0, sx = 0, sy = 0;   /* the current point, the subpath's start */
   put(w, " d=\"");
   for (i = 0; i < path->num_data && !w->failed; i += path->data[i].header.length) {
     const cairo_path_data_t *d = &path->data[i];
     switch (d->header.type) {
     case CAIRO_PATH_MOVE_TO:
       putf(w, "M%s %s", num(b[0], d[1].point.x), num(b[1], d[1].point.y));
+      sx = cx = d[1].point.x, sy = cy = d[1].point.y;
       break;
     case CAIRO_PATH_LINE_TO:
       putf(w, "L%s %s", num(b[0], d[1].point.x), num(b[1], d[1].point.y));
+      cx = d[1].point.x, cy = d[1].point.y;
       break;
-    case CAIRO_PATH_CURVE_TO:
-      putf(w, "C%s %s %s %s %s %s", num(b[0], d[1].point.x), num(b[1], d[1].point.y),
-           num(b[2], d[2].point.x), num(b[3], d[2].point.y), num(b[4], d[3].point.x),
-           num(b[5], d[3].point.y));
+    case CAIRO_PATH_CURVE_TO: {
+      double qx = (3 * d[1].point.x - cx) / 2, qy = (3 * d[1].point.y - cy) / 2;
+      double rx = (3 * d[2].point.x - d[3].point.x) / 2, ry = (3 * d[2].point.y - d[3].point.y) / 2;
+      if (fabs(qx - rx) < 1e-3 && fabs(qy - ry) < 1e-3)
+        putf(w, "Q%s %s %s %s", num(b[0], qx), num(b[1], qy), num(b[2], d[3].point.x), num(b[3], d[3].point.y));
+      else
+        putf(w, "C%s %s %s %s %s %s", num(b[0], d[1].point.x), num(b[1], d[1].point.y),
+             num(b[2], d[2].point.x), num(b[3], d[2].point.y), num(b[4], d[3].point.x),
+             num(b[5], d[3].point.y));
+      cx = d[3].point.x, cy = d[3].point.y;
       break;
+    }
     case CAIRO_PATH_CLOSE_PATH:
       put(w, "Z");
+      cx = sx, cy = sy;
       break;
     }
     if (d->header.length < 1) break;   /* a malformed path: stop rather than loop */
