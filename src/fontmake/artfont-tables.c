@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "artfont.h"
 
@@ -19,6 +20,19 @@ static unsigned s16(double v) {
   return (unsigned)(x & 0xFFFF);
 }
 
+/* A LONGDATETIME (seconds since 1904): SOURCE_DATE_EPOCH when set, as reproducible builds
+   ask (the same sources then give the same bytes), else now. */
+static void write_date(ct_buf_t *b) {
+  const char *e = getenv("SOURCE_DATE_EPOCH");
+  char *end = NULL;
+  long long t = e && *e ? strtoll(e, &end, 10) : -1;
+  unsigned long long v;
+  if (!e || !*e || *end || t < 0) t = (long long)time(NULL);
+  v = (unsigned long long)t + 2082844800ull;   /* 1904-01-01 to 1970-01-01 */
+  ct_buf_u32(b, (unsigned)(v >> 32));
+  ct_buf_u32(b, (unsigned)(v & 0xFFFFFFFFu));
+}
+
 static void write_head(const ct_artfont_t *f, ct_buf_t *b) {
   ct_buf_u32(b, 0x00010000u);   /* version */
   ct_buf_u32(b, 0x00010000u);   /* fontRevision */
@@ -26,10 +40,8 @@ static void write_head(const ct_artfont_t *f, ct_buf_t *b) {
   ct_buf_u32(b, 0x5F0F3CF5u);
   ct_buf_u16(b, 0x000B);        /* baseline at 0, lsb at x = xMin, integer scaling */
   ct_buf_u16(b, f->upem);
-  ct_buf_u32(b, 0);             /* created and modified: 1904 (a fixed date: the same bytes each time) */
-  ct_buf_u32(b, 0);
-  ct_buf_u32(b, 0);
-  ct_buf_u32(b, 0);
+  write_date(b);                /* created */
+  write_date(b);                /* modified */
   ct_buf_u16(b, s16(f->max.xmin));
   ct_buf_u16(b, s16(f->max.ymin));
   ct_buf_u16(b, s16(f->max.xmax));
@@ -225,11 +237,13 @@ static void write_post(const ct_artfont_t *f, ct_buf_t *b) {
   }
 }
 
-/* A placeholder name (the builder renames the family): Windows English records. */
+/* A placeholder name (the builder renames the family) with the version string a font
+   must carry (name ID 5, as head's fontRevision 1.0 says): Windows English records. */
 static void write_name(ct_buf_t *b) {
-  static const char *const text[] = { "Artwork", "Regular", "Artwork-Regular;chromatype", "Artwork", "Artwork-Regular" };
-  static const unsigned ids[] = { 1, 2, 3, 4, 6 };
-  unsigned i, n = 5;
+  static const char *const text[] = { "Artwork", "Regular", "Artwork-Regular;chromatype", "Artwork", "Version 1.000",
+                                      "Artwork-Regular" };
+  static const unsigned ids[] = { 1, 2, 3, 4, 5, 6 };
+  unsigned i, n = 6;
   size_t off = 0;
   ct_buf_u16(b, 0);
   ct_buf_u16(b, n);

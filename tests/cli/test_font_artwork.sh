@@ -13,6 +13,7 @@ CT=$PWD/$B/chromatype
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 have_ots=1; command -v ots-sanitize > /dev/null 2>&1 || { have_ots=0; bad "ots-sanitize missing (Debian opentype-sanitizer)"; }
+have_py=1; /usr/bin/python3 -c 'import fontTools' 2> /dev/null || { have_py=0; bad "fontTools missing (Debian python3-fonttools)"; }
 have_hb=1; command -v hb-shape > /dev/null 2>&1 || { have_hb=0; bad "hb-shape missing (Debian libharfbuzz-bin)"; }
 
 sane() {   # FILE
@@ -55,6 +56,14 @@ SVG
 expect 0 "" "$CT" font --svg "$a" -o "$t/art.ttf"; sane "$t/art.ttf"
 expect 0 "" "$CT" font --svg "$a" -o "$t/art.woff2"; sane "$t/art.woff2"
 expect 0 "Family: *art" "$CT" info "$t/art.ttf"
+expect 0 "Version: *Version 1.000" "$CT" info "$t/art.ttf"
+# reproducible: SOURCE_DATE_EPOCH sets head's dates, the same sources give the same bytes
+SOURCE_DATE_EPOCH=1700000000 "$CT" font --svg "$a" -o "$t/r1.ttf" && SOURCE_DATE_EPOCH=1700000000 "$CT" font --svg "$a" -o "$t/r2.ttf"
+cmp -s "$t/r1.ttf" "$t/r2.ttf" && ok || bad "SOURCE_DATE_EPOCH: two builds differ"
+if [ "$have_py" = 1 ]; then
+  got=$(/usr/bin/python3 -c 'import sys; from fontTools.ttLib import TTFont; h = TTFont(sys.argv[1])["head"]; print(h.created - 2082844800, h.modified - 2082844800)' "$t/r1.ttf" 2>/dev/null)
+  [ "$got" = "1700000000 1700000000" ] && ok || bad "head dates: '$got'"
+fi
 expect 0 "COLRv1" "$CT" info "$t/art.ttf"   # a gradient: COLRv1 by default
 for f in colr1 svg colr0,colr1 colr1,svg colr0,colr1,svg; do
   expect 0 "" "$CT" font --svg "$a" --format "$f" -o "$t/f.ttf"; sane "$t/f.ttf"
