@@ -612,6 +612,29 @@ static void warn_file(void (*warn)(void *, const char *), void *data, const char
   warn(data, buf);
 }
 
+/* A skin-tone or tag sequence (its second character U+1F3FB..U+1F3FF or a tag) whose base
+   has no drawing of its own: Firefox (153) then draws the whole sequence from a color emoji
+   font that has the base (ZWJ sequences, flags and keycaps it takes from this font all the
+   same), so that is said, once a base. */
+static void warn_bases(const ct_artfont_t *f, const ct_artwork_source_t *src, unsigned n,
+                       void (*warn)(void *, const char *), void *data) {
+  uint32_t key[64], said[16];
+  unsigned i, k, nsaid = 0;
+  char buf[400];
+  for (i = 0; i < n && warn && nsaid < 16; i++) {
+    long g;
+    if (src[i].ncodepoints > 64 || source_key(&src[i], key) < 2) continue;
+    if (!((key[1] >= 0x1F3FB && key[1] <= 0x1F3FF) || (key[1] >= 0xE0020 && key[1] <= 0xE007F))) continue;
+    if ((g = cmap_gid(f, key[0])) >= 1 && g <= (long)n) continue;   /* drawn */
+    for (k = 0; k < nsaid && said[k] != key[0]; k++) {}
+    if (k < nsaid) continue;
+    said[nsaid++] = key[0];
+    snprintf(buf, sizeof buf, "%s: U+%04X has no drawing of its own: Firefox draws this sequence with another font "
+             "(add a file for U+%04X)", src[i].name ? src[i].name : "<artwork>", (unsigned)key[0], (unsigned)key[0]);
+    warn(data, buf);
+  }
+}
+
 static ct_status_t check_options(const ct_artwork_font_options_t *o, ct_error_t *err) {
   if (o->upem < 16 || o->upem > 16384)
     return ct_set_error(err, CT_ERR_INVALID_ARG, "upem %u: 16 to 16384 expected", o->upem);
@@ -702,6 +725,7 @@ ct_font_builder_t *ct_artfont_build(const ct_artwork_source_t *src, const ct_art
     return NULL;
   }
   if (glyph_set(&f, src, arts, n, gids, err) || ct_artfont_write(&f, &bytes, err)) goto done;
+  warn_bases(&f, src, n, warn, warn_data);
   if (!(lead = ct_font_create_from_data(bytes.p, bytes.len, 0, "<artwork>", err))) goto done;
   if (!(b = ct_font_builder_create(lead, err))) goto done;
   for (i = 0; i < n; i++) {

@@ -158,6 +158,9 @@ printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36"><blink/></sv
 expect 1 "1f604.svg: <blink> (line 1)" "$CT" font --svg "$x" -o "$t/no.ttf"
 [ ! -e "$t/no.ttf" ] && ok || bad "a refused drawing left a font"
 rm "$x/1f604.svg"
+# a skin-tone sequence without its base: built, with a warning naming the base
+mkdir -p "$t/tone"; svg "$t/tone/1f44b-1f3fd.svg" '#C68642'
+expect 0 "1f44b-1f3fd.svg: U.1F44B has no drawing of its own" "$CT" font --svg "$t/tone" -o "$t/tone.ttf"; sane "$t/tone.ttf"
 svg "$x/hello world.svg" '#000000'
 expect 1 "hello world.svg: no character or glyph name in its name (see --map)" "$CT" font --svg "$x" -o "$t/no.ttf"
 rm "$x/hello world.svg"
