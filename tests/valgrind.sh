@@ -37,6 +37,8 @@ run "$B/chromatype" view tests/fonts/ct-colr1.ttf --unicodes=U+E005,U+E000,U+E00
 run "$B/chromatype" font --layer examples/fonts/bungee-shade-latin.woff2=#0078bf --layer examples/fonts/bungee-latin.woff2=#ffe800 --lead 2 --palette 'N:0=#000000' --format colr0,colr1 --text 'AB' -o "$T/f.woff2"
 run "$B/chromatype" font tests/fonts/ct-colr0-cff.otf -f 'shadow:steps=3' -o "$T/g.ttf"
 run "$B/chromatype" font tests/fonts/ct-colr1.ttf --format svg --text "$(printf '\356\200\200\356\200\201\356\200\207')" -o "$T/h.ttf"
+# fonts from artwork: the committed Twemoji files read in parallel, COLRv1 and OT-SVG
+run "$B/chromatype" font --svg tests/artwork/twemoji --format colr1,svg -o "$T/art.ttf"
 run "$B/chromatype" tests/lua/run.lua
 # the sandbox: a confined child forked by the command (valgrind knows neither Landlock nor
 # seccomp, so the run says so and goes on with the path rules), a font read, a PNG written
