@@ -508,16 +508,100 @@ nomem:
 
 /* ---- the trees ----------------------------------------------------------------------- */
 
-/* A drawing's tree with its glyph nodes (font NULL, outline index) on the lead's glyphs;
-   shared subtrees stay shared. */
+/* The palette: each distinct color of the drawings (as CPAL holds it, 8 bits a channel)
+   once, in the order first met, found by hash. */
+typedef struct {
+  ct_rgba_t *v;
+  uint32_t  *key;
+  unsigned   n, cap;
+  unsigned  *hash, hcap;   /* entry + 1, 0 empty; hcap a power of two */
+} colors_t;
+
+static uint32_t chan(double v) {
+  return v <= 0 ? 0 : v >= 1 ? 255 : (uint32_t)lround(v * 255);
+}
+
+static uint32_t color_key(ct_rgba_t c) {
+  return chan(c.r) << 24 | chan(c.g) << 16 | chan(c.b) << 8 | chan(c.a);
+}
+
+/* The entry of the color: -1 out of memory, -2 over CPAL's 65535 entries. */
+static long color_entry(colors_t *c, ct_rgba_t rgba) {
+  uint32_t k = color_key(rgba);
+  unsigned j;
+  if (c->n * 2 >= c->hcap) {
+    unsigned cap = c->hcap ? c->hcap * 2 : 256, i, *h = calloc(cap, sizeof *h);
+    if (!h) return -1;
+    for (i = 0; i < c->n; i++) {
+      for (j = (c->key[i] * 2654435761u) & (cap - 1); h[j]; j = (j + 1) & (cap - 1)) {}
+      h[j] = i + 1;
+    }
+    free(c->hash);
+    c->hash = h;
+    c->hcap = cap;
+  }
+  for (j = (k * 2654435761u) & (c->hcap - 1); c->hash[j]; j = (j + 1) & (c->hcap - 1))
+    if (c->key[c->hash[j] - 1] == k) return c->hash[j] - 1;
+  if (c->n >= 0xFFFF) return -2;
+  if (c->n == c->cap) {
+    unsigned cap = c->cap ? c->cap * 2 : 64;
+    ct_rgba_t *v = realloc(c->v, cap * sizeof *v);
+    uint32_t *kk;
+    if (v) c->v = v;
+    if (!v || !(kk = realloc(c->key, cap * sizeof *kk))) return -1;
+    c->key = kk;
+    c->cap = cap;
+  }
+  c->v[c->n].r = ((k >> 24) & 255) / 255.0;
+  c->v[c->n].g = ((k >> 16) & 255) / 255.0;
+  c->v[c->n].b = ((k >> 8) & 255) / 255.0;
+  c->v[c->n].a = (k & 255) / 255.0;
+  c->key[c->n] = k;
+  c->hash[j] = c->n + 1;
+  return c->n++;
+}
+
+/* A drawing's tree with its glyph nodes (font NULL, outline index) on the lead's glyphs
+   and its colors on palette entries (so OT-SVG writes them as var(--colorN) and a CPAL
+   palette recolors every format alike); shared subtrees stay shared. */
 typedef struct {
   const unsigned *map;
   unsigned        nmap;
   const ct_paint_t **from;
   ct_paint_t      **to;
   unsigned        nmemo, cap;
-  int             bad;
+  int             bad;       /* 1 a bad tree, 2 over 65535 colors */
+  colors_t        colors;
 } remap_t;
+
+static int recolor(remap_t *r, ct_color_t *c) {
+  long e;
+  if (c->kind != CT_COLOR_RGBA) return 1;
+  if ((e = color_entry(&r->colors, c->rgba)) < 0) {
+    if (e == -2) r->bad = 2;
+    return 0;
+  }
+  c->kind = CT_COLOR_PALETTE;
+  c->index = (unsigned)e;
+  return 1;
+}
+
+/* A copy of the line with its colors on entries, stops malloc'ed (NULL: failed). */
+static ct_color_stop_t *recolor_line(remap_t *r, const ct_color_line_t *in, ct_color_line_t *out) {
+  ct_color_stop_t *st = malloc((in->count ? in->count : 1) * sizeof *st);
+  unsigned i;
+  if (!st) return NULL;
+  *out = *in;
+  out->stops = st;
+  for (i = 0; i < in->count; i++) {
+    st[i] = in->stops[i];
+    if (!recolor(r, &st[i].color)) {
+      free(st);
+      return NULL;
+    }
+  }
+  return st;
+}
 
 static ct_paint_t *remap(remap_t *r, const ct_paint_t *p, unsigned depth);
 
@@ -540,19 +624,33 @@ static ct_paint_t *remap_node(remap_t *r, const ct_paint_t *p, unsigned depth) {
     }
     if (!(a = remap(r, p->u.glyph.child, depth + 1))) return NULL;
     return ct_paint_glyph_create(p->u.glyph.font, p->u.glyph.font ? p->u.glyph.gid : r->map[p->u.glyph.gid], a);
-  case CT_PAINT_SOLID:
-    return ct_paint_solid_create(p->u.solid.color);
+  case CT_PAINT_SOLID: {
+    ct_color_t c = p->u.solid.color;
+    return recolor(r, &c) ? ct_paint_solid_create(c) : NULL;
+  }
   case CT_PAINT_LINEAR: {
     double v[6] = { p->u.linear.x0, p->u.linear.y0, p->u.linear.x1, p->u.linear.y1, p->u.linear.x2, p->u.linear.y2 };
-    return ct_paint_linear_create(&p->u.linear.line, v);
+    ct_color_line_t l;
+    ct_color_stop_t *st = recolor_line(r, &p->u.linear.line, &l);
+    if (st) q = ct_paint_linear_create(&l, v);
+    free(st);
+    return q;
   }
   case CT_PAINT_RADIAL: {
     double v[6] = { p->u.radial.x0, p->u.radial.y0, p->u.radial.r0, p->u.radial.x1, p->u.radial.y1, p->u.radial.r1 };
-    return ct_paint_radial_create(&p->u.radial.line, v);
+    ct_color_line_t l;
+    ct_color_stop_t *st = recolor_line(r, &p->u.radial.line, &l);
+    if (st) q = ct_paint_radial_create(&l, v);
+    free(st);
+    return q;
   }
-  case CT_PAINT_SWEEP:
-    return ct_paint_sweep_create(&p->u.sweep.line, p->u.sweep.cx, p->u.sweep.cy, p->u.sweep.start_angle,
-                                 p->u.sweep.end_angle);
+  case CT_PAINT_SWEEP: {
+    ct_color_line_t l;
+    ct_color_stop_t *st = recolor_line(r, &p->u.sweep.line, &l);
+    if (st) q = ct_paint_sweep_create(&l, p->u.sweep.cx, p->u.sweep.cy, p->u.sweep.start_angle, p->u.sweep.end_angle);
+    free(st);
+    return q;
+  }
   case CT_PAINT_TRANSFORM: {
     double m[6] = { p->u.transform.xx, p->u.transform.yx, p->u.transform.xy, p->u.transform.yy,
                     p->u.transform.dx, p->u.transform.dy };
@@ -701,6 +799,7 @@ ct_font_builder_t *ct_artfont_build(const ct_artwork_source_t *src, const ct_art
   ct_font_t *lead = NULL;
   ct_font_builder_t *b = NULL;
   unsigned **gids = NULL, i;
+  ct_paint_t **trees = NULL;
   remap_t r;
   memset(&f, 0, sizeof f);
   memset(&r, 0, sizeof r);
@@ -728,9 +827,13 @@ ct_font_builder_t *ct_artfont_build(const ct_artwork_source_t *src, const ct_art
   warn_bases(&f, src, n, warn, warn_data);
   if (!(lead = ct_font_create_from_data(bytes.p, bytes.len, 0, "<artwork>", err))) goto done;
   if (!(b = ct_font_builder_create(lead, err))) goto done;
+  if (!(trees = calloc(n, sizeof *trees))) {
+    ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  /* the trees on the lead's glyphs and the palette's entries, then the palette, then
+     the glyphs (which must find their entries in it) */
   for (i = 0; i < n; i++) {
-    ct_paint_t *tree;
-    ct_status_t st;
     const char *name = src[i].name ? src[i].name : "<artwork>";
     warn_file(warn, warn_data, name, arts[i].warning);
     if (!arts[i].tree) continue;
@@ -738,24 +841,32 @@ ct_font_builder_t *ct_artfont_build(const ct_artwork_source_t *src, const ct_art
     r.nmap = arts[i].count;
     r.nmemo = 0;
     r.bad = 0;
-    if (!(tree = remap(&r, arts[i].tree, 0))) {
-      ct_set_error(err, r.bad ? CT_ERR_INVALID_ARG : CT_ERR_NOMEM, "%s: %s", name,
-                   r.bad ? "a paint tree with a glyph node beyond its outlines, or too deep" : "out of memory");
+    if (!(trees[i] = remap(&r, arts[i].tree, 0))) {
+      ct_set_error(err, r.bad == 1 ? CT_ERR_INVALID_ARG : r.bad ? CT_ERR_LIMIT : CT_ERR_NOMEM, "%s: %s", name,
+                   r.bad == 1 ? "a paint tree with a glyph node beyond its outlines, or too deep"
+                   : r.bad ? "the drawings have more than 65535 colors (CPAL's limit)" : "out of memory");
       goto fail;
     }
-    st = ct_font_builder_set_glyph(b, i + 1, tree, err);
-    ct_paint_destroy(tree);
-    if (st) goto fail;
   }
+  if (r.colors.n && ct_font_builder_set_palettes(b, r.colors.n, 1, r.colors.v, err)) goto fail;
+  for (i = 0; i < n; i++)
+    if (trees[i] && ct_font_builder_set_glyph(b, i + 1, trees[i], err)) goto fail;
   goto done;
 fail:
   ct_font_builder_destroy(b);
   b = NULL;
 done:
-  for (i = 0; i < n; i++) free(gids[i]);
+  for (i = 0; i < n; i++) {
+    free(gids[i]);
+    if (trees) ct_paint_destroy(trees[i]);
+  }
+  free(trees);
   free(gids);
   free(r.from);
   free(r.to);
+  free(r.colors.v);
+  free(r.colors.key);
+  free(r.colors.hash);
   ct_font_destroy(lead);
   ct_buf_free(&bytes);
   artfont_free(&f);

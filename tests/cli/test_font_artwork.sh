@@ -68,6 +68,15 @@ expect 0 "COLRv1" "$CT" info "$t/art.ttf"   # a gradient: COLRv1 by default
 for f in colr1 svg colr0,colr1 colr1,svg colr0,colr1,svg; do
   expect 0 "" "$CT" font --svg "$a" --format "$f" -o "$t/f.ttf"; sane "$t/f.ttf"
 done
+# OT-SVG: the drawings' colors are the palette's entries, var(--colorN, fallback)
+if [ "$have_py" = 1 ]; then
+  "$CT" font --svg "$a" --format colr1,svg -o "$t/both.ttf"
+  got=$(/usr/bin/python3 -c 'import sys; from fontTools.ttLib import TTFont; f = TTFont(sys.argv[1])
+docs = "".join(d[0] for d in f["SVG "].docList)
+print(docs.count("var(--color"), docs.count("=\"#"), len(f["CPAL"].palettes[0]))' "$t/both.ttf")
+  set -- $got
+  [ "${1:-0}" -gt 10 ] && [ "$2" = 0 ] && [ "${3:-0}" -ge 10 ] && ok || bad "OT-SVG colors not on the palette: '$got'"
+fi
 expect 0 "" "$CT" font --svg "$a" --format colr0 --flatten-gradients -o "$t/f0.ttf"; sane "$t/f0.ttf"
 expect 0 "COLRv0" "$CT" info "$t/f0.ttf"
 rm -f "$t/no.ttf"
