@@ -172,6 +172,8 @@ int cmd_font(int argc, char **argv) {
     }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_font, stdout);
+      TRACK(art.svg, NULL);
+      free(art.svg);
       return 0;
     } else if (opt_is(&o, a, "-o", 1) || opt_is(&o, a, "--output-file", 1)) {
       out = o.value;
@@ -239,7 +241,13 @@ int cmd_font(int argc, char **argv) {
 
   set_home(source ? source : art.nsvg ? art.svg[0] : out);
   cli_run_opts.output = out;
-  if (!(L = new_state(&status))) return status;
+  if (!(L = new_state(&status))) {
+    if (art.svg) {
+      TRACK(art.svg, NULL);
+      free(art.svg);
+    }
+    return status;
+  }
   status = load_run(L, font_lua, sizeof font_lua - 1, "=font");
   if (status == LUA_OK) {
     lua_createtable(L, 0, 16);

@@ -341,7 +341,7 @@ static ct_status_t write_gsub(ct_artfont_t *f, ct_buf_t *b, ct_error_t *err) {
   unsigned i, j, nsub = 0, start = 0;
   size_t size = 10, base, off;
   ct_status_t st = CT_OK;
-  qsort(f->ligs, f->nligs, sizeof *f->ligs, lig_cmp);
+  if (f->nligs) qsort(f->ligs, f->nligs, sizeof *f->ligs, lig_cmp);
   if (!(subs = calloc(f->nligs + 1, sizeof *subs))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   for (i = 0; i < f->nligs; i = j) {
     size_t set = 2 + 2 + 2;   /* its offset, its coverage glyph, its count */

@@ -961,7 +961,7 @@ ct_status_t ct_artwork_read(const char *name, const unsigned char *data, size_t 
     goto done;
   }
   if (!collect(&c, root, 0)) goto done;
-  qsort(c.ids.v, c.ids.n, sizeof *c.ids.v, id_cmp);
+  if (c.ids.n) qsort(c.ids.v, c.ids.n, sizeof *c.ids.v, id_cmp);
   c.visits = 0;
   if (!root_matrix(&c, root, m)) goto done;
   ct_art_style_init(&st);
