@@ -1,7 +1,7 @@
 /*
 ** stroke.c: a path's stroke as a FreeType outline (FT_Stroker), as SVG strokes it: in user
-** space, then transformed; dashes cut first; zero-length subpaths capped as browsers cap
-** them.  Glyph stage (artwork reader).
+** space, then transformed; dashes cut first (on a closed path, the dash across its start
+** is one); zero-length subpaths capped as browsers cap them.  Glyph stage (artwork reader).
 */
 #include <limits.h>
 #include <math.h>
@@ -177,13 +177,16 @@ static void at(const seg_t *g, double t, double *x, double *y, double *dx, doubl
   }
 }
 
-/* The part of the segment between parameters t0 < t1 handed to the pen. */
-static void piece(ctx_t *c, const seg_t *g, double t0, double t1) {
-  if (t1 <= t0) return;
+/* The part of the segment between parameters t0 < t1, as a segment of its own (measured). */
+static void split(const seg_t *g, double t0, double t1, seg_t *out) {
+  out->cubic = g->cubic;
   if (!g->cubic) {
     double x, y, dx, dy;
+    at(g, t0, &out->p[0], &out->p[1], &dx, &dy);
     at(g, t1, &x, &y, &dx, &dy);
-    pen_line(c, x, y);
+    out->p[6] = x;
+    out->p[7] = y;
+    measure(out);
     return;
   }
   /* de Casteljau: the end part from t0, then its start part up to t1 */
@@ -208,11 +211,22 @@ static void piece(ctx_t *c, const seg_t *g, double t0, double t1) {
   for (int i = 0; i < 2; i++) {
     double a = q[i] + t * (q[2 + i] - q[i]), b = q[2 + i] + t * (q[4 + i] - q[2 + i]);
     double d = q[4 + i] + t * (q[6 + i] - q[4 + i]), e = a + t * (b - a), f = b + t * (d - b);
-    r[i] = a;
-    r[2 + i] = e;
-    r[4 + i] = e + t * (f - e);
+    out->p[i] = q[i];
+    out->p[2 + i] = a;
+    out->p[4 + i] = e;
+    out->p[6 + i] = e + t * (f - e);
   }
-  pen_cubic(c, r);
+  measure(out);
+}
+
+/* The part of the segment between parameters t0 < t1 handed to the pen. */
+static void piece(ctx_t *c, const seg_t *g, double t0, double t1) {
+  seg_t h;
+  if (t1 <= t0) return;
+  if (t0 <= 0 && t1 >= 1) h = *g;
+  else split(g, t0, t1, &h);
+  if (h.cubic) pen_cubic(c, h.p + 2);
+  else pen_line(c, h.p[6], h.p[7]);
 }
 
 /* ---- dashes ------------------------------------------------------------------- */
@@ -269,58 +283,128 @@ static void dash_segment(ctx_t *c, dash_t *d, const seg_t *g) {
 
 /* ---- subpaths ----------------------------------------------------------------- */
 
+/* A subpath's segments in order, and with `close` the line back to its start last (unless
+   it ends there). */
+typedef struct {
+  const unsigned char *ops;
+  const double        *pts;
+  size_t               nops, i, k;
+  int                  close;
+  double               x, y;
+} walk_t;
+
+static void walk_init(walk_t *w, const unsigned char *ops, size_t nops, const double *pts, int close) {
+  w->ops = ops;
+  w->pts = pts;
+  w->nops = nops;
+  w->close = close;
+  w->i = 1;
+  w->k = 2;
+  w->x = pts[0];
+  w->y = pts[1];
+}
+
+static int walk_next(walk_t *w, seg_t *g) {
+  if (w->i > w->nops) return 0;
+  size_t i = w->i++;
+  g->p[0] = w->x;
+  g->p[1] = w->y;
+  if (i == w->nops || w->ops[i] == CT_ART_CLOSE) {
+    w->i = w->nops + 1;
+    if (!w->close || (w->x == w->pts[0] && w->y == w->pts[1])) return 0;
+    g->cubic = 0;
+    g->p[6] = w->pts[0];
+    g->p[7] = w->pts[1];
+  } else if ((g->cubic = w->ops[i] == CT_ART_CUBIC)) {
+    memcpy(g->p + 2, w->pts + w->k, 6 * sizeof(double));
+    w->k += 6;
+  } else {
+    g->p[6] = w->pts[w->k];
+    g->p[7] = w->pts[w->k + 1];
+    w->k += 2;
+  }
+  w->x = g->p[6];
+  w->y = g->p[7];
+  measure(g);
+  return 1;
+}
+
+/* A closed subpath dashed from arc length `from` on (it is past the first dash), then that
+   first dash drawn last: as browsers and cairo dash closed paths, the dash that ends at the
+   start is joined to the one that begins there. */
+static void dash_closed(ctx_t *c, dash_t *d, const unsigned char *ops, size_t nops, const double *pts,
+                        double from) {
+  walk_t w;
+  seg_t g, h;
+  double a = 0;
+  walk_init(&w, ops, nops, pts, 1);
+  d->idx = (d->idx + 1) % d->n;   /* the gap after the first dash */
+  d->rem = d->v[d->idx];
+  while (!c->failed && walk_next(&w, &g)) {
+    if (a + g.len > from) {
+      if (a < from) {
+        split(&g, param(&g, from - a), 1, &h);
+        dash_segment(c, d, &h);
+      } else {
+        dash_segment(c, d, &g);
+      }
+    }
+    a += g.len;
+  }
+  if (c->failed) return;
+  if (d->idx % 2) {   /* the pattern is off at the start: the first dash stands alone */
+    if (++c->dashes > CT_MAX_ARTWORK_DASHES) { c->failed = 1; return; }
+    pen_start(c, pts[0], pts[1], 1, 0, 1);
+  }
+  walk_init(&w, ops, nops, pts, 1);
+  for (a = 0; !c->failed && a < from && walk_next(&w, &g); a += g.len)
+    piece(c, &g, 0, a + g.len > from ? param(&g, from - a) : 1);
+  pen_end(c);
+}
+
 /* One subpath (ops[0] its MOVE; `closed` if it ends with a CLOSE) stroked, dashed when d. */
 static void subpath(ctx_t *c, const unsigned char *ops, size_t nops, const double *pts, int closed, dash_t *d) {
+  walk_t w;
   seg_t g;
-  double x = pts[0], y = pts[1];
-  size_t k = 2;
   int segs = 0;
   for (size_t i = 1; i < nops; i++) segs |= ops[i] == CT_ART_LINE || ops[i] == CT_ART_CUBIC;
   if (!segs && !closed) return;   /* a lone moveto draws nothing */
-  if (d) {
-    dash_reset(d, c->s->dash_offset);
-    if (d->idx % 2 == 0) {
-      if (++c->dashes > CT_MAX_ARTWORK_DASHES) { c->failed = 1; return; }
-      double dx = 1, dy = 0;   /* the first segment's direction, for a square dot */
-      if (nops > 1 && ops[1] != CT_ART_CLOSE) {
-        dx = pts[ops[1] == CT_ART_CUBIC ? 6 : 2] - x;
-        dy = pts[ops[1] == CT_ART_CUBIC ? 7 : 3] - y;
-        if (ops[1] == CT_ART_CUBIC && (pts[2] != x || pts[3] != y)) { dx = pts[2] - x; dy = pts[3] - y; }
-      }
-      pen_start(c, x, y, dx, dy, 1);
-    }
-  } else {
-    pen_start(c, x, y, 1, 0, !closed);
-  }
-  for (size_t i = 1; i <= nops && !c->failed; i++) {
-    int last = i == nops || ops[i] == CT_ART_CLOSE;
-    if (last && (!d || !closed || (x == pts[0] && y == pts[1]))) break;
-    g.cubic = !last && ops[i] == CT_ART_CUBIC;
-    g.p[0] = x;
-    g.p[1] = y;
-    if (last) {   /* a dashed close: the line back to the start is dashed too */
-      g.p[6] = pts[0];
-      g.p[7] = pts[1];
-    } else if (g.cubic) {
-      memcpy(g.p + 2, pts + k, 6 * sizeof(double));
-      k += 6;
-    } else {
-      g.p[6] = pts[k];
-      g.p[7] = pts[k + 1];
-      k += 2;
-    }
-    if (!d) {
+  if (!d) {   /* FreeType closes a closed one */
+    pen_start(c, pts[0], pts[1], 1, 0, !closed);
+    walk_init(&w, ops, nops, pts, 0);
+    while (!c->failed && walk_next(&w, &g)) {
       if (g.cubic) pen_cubic(c, g.p + 2);
       else pen_line(c, g.p[6], g.p[7]);
-    } else {
-      measure(&g);
-      dash_segment(c, d, &g);
     }
-    x = g.p[6];
-    y = g.p[7];
-    if (last) break;
+    pen_end(c);
+    return;
   }
-  if (!d || d->idx % 2 == 0) pen_end(c);
+  dash_reset(d, c->s->dash_offset);
+  if (closed && d->idx % 2 == 0 && d->rem > 0) {
+    double total = 0;
+    walk_init(&w, ops, nops, pts, 1);
+    while (walk_next(&w, &g)) total += g.len;
+    if (d->rem < total) {
+      dash_closed(c, d, ops, nops, pts, d->rem);
+      return;
+    }
+  }
+  if (d->idx % 2 == 0) {
+    if (++c->dashes > CT_MAX_ARTWORK_DASHES) { c->failed = 1; return; }
+    double dx = 1, dy = 0;   /* the first segment's direction, for a square dot */
+    if (nops > 1 && ops[1] != CT_ART_CLOSE) {
+      dx = pts[ops[1] == CT_ART_CUBIC ? 6 : 2] - pts[0];
+      dy = pts[ops[1] == CT_ART_CUBIC ? 7 : 3] - pts[1];
+      if (ops[1] == CT_ART_CUBIC && (pts[2] != pts[0] || pts[3] != pts[1])) {
+        dx = pts[2] - pts[0];
+        dy = pts[3] - pts[1];
+      }
+    }
+    pen_start(c, pts[0], pts[1], dx, dy, 1);
+  }
+  walk_init(&w, ops, nops, pts, closed);   /* a dashed close: the line back is dashed too */
+  while (!c->failed && walk_next(&w, &g)) dash_segment(c, d, &g);
+  if (d->idx % 2 == 0) pen_end(c);
 }
 
 /* The pattern as SVG reads it: odd counts repeated; a negative value, or none above

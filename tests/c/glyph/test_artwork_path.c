@@ -425,6 +425,25 @@ static void test_dashes_and_dots(void) {
   CHECK(stroke("M0 0 H20 V20 H0 Z", ID, &s, &o, &failed) && o.n_contours == 4);
   CHECK(FILLED(&o, 5, 0) && FILLED(&o, 0, 15) && EMPTY(&o, 0, 5));
   ct_art_outline_free(&o);
+  /* a dash across a closed path's start is one dash, mitered at the corner (75..85 of the
+     80 around), as browsers and cairo draw it; not two that butt there */
+  s.dash_offset = 5;
+  CHECK(stroke("M0 0 H20 V20 H0 Z", ID, &s, &o, &failed));
+  CHECK_MSG(o.n_contours == 4, "%d dashes", o.n_contours);
+  CHECK(FILLED(&o, -1.5, -1.5) && FILLED(&o, 4, 0) && FILLED(&o, 0, 4) && EMPTY(&o, 0, 7) && EMPTY(&o, 7, 0));
+  ct_art_outline_free(&o);
+  /* off where it closes (70 around: the gap 65..75 spans the start), the first dash alone */
+  CHECK(stroke("M0 0 H20 V15 H0 Z", ID, &s, &o, &failed));
+  CHECK_MSG(o.n_contours == 4, "%d dashes", o.n_contours);
+  CHECK(EMPTY(&o, -1.5, -1.5) && FILLED(&o, 2, 0) && EMPTY(&o, 0, 2.5) && FILLED(&o, 0, 7));
+  ct_art_outline_free(&o);
+  /* a first dash longer than the path: the whole of it, open at the start */
+  double dlong[2] = { 100, 10 };
+  s.dashes = dlong; s.dash_offset = 0;
+  CHECK(stroke("M0 0 H20 V20 H0 Z", ID, &s, &o, &failed) && o.n_contours == 1);
+  CHECK(EMPTY(&o, -1.5, -1.5) && FILLED(&o, 10, 0) && FILLED(&o, 0, 10));
+  ct_art_outline_free(&o);
+  s.dashes = d1;
   /* all zero or a negative value: solid */
   s.dashes = d3;
   CHECK(stroke("M0 0 L100 0", ID, &s, &o, &failed) && o.n_contours == 1);
