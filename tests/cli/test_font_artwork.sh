@@ -195,6 +195,24 @@ print("lua ok")
 LUA
 expect 0 "lua ok" "$CT" "$t/make.lua"; sane "$t/lua.ttf"
 
+# ---- the whole Twemoji set, when npm can fetch it (cached) -------------------------------------
+if tw=$(sh tests/artwork/fetch-twemoji.sh "$B/twemoji" 2> "$t/fetch.err"); then
+  for f in colr1 svg; do
+    expect 0 "" "$CT" font --svg "$tw" --format "$f" -o "$t/tw-$f.ttf"; sane "$t/tw-$f.ttf"
+  done
+  expect 0 "Glyphs: *14[0-9][0-9][0-9]" "$CT" info "$t/tw-colr1.ttf"
+  if [ "$have_hb" = 1 ]; then
+    for s in "👨‍👩‍👧‍👦" "🏴󠁧󠁢󠁥󠁮󠁧󠁿" "#️⃣" "🇯🇵" "👋🏽" "❤️‍🔥" "🧑🏾‍💻"; do
+      for f in colr1 svg; do
+        got=$(glyphs "$t/tw-$f.ttf" "$s" | wc -l)
+        [ "$got" -eq 1 ] && ok || bad "Twemoji $f: '$s' shapes to $got glyphs"
+      done
+    done
+  fi
+else
+  echo "font_artwork: skipped the whole Twemoji set: $(cat "$t/fetch.err")"
+fi
+
 # ---- drawn back ------------------------------------------------------------------------------
 expect 0 "" "$CT" view "$t/art.ttf" "😀👨‍👩#️⃣" --font-size 96 -o "$t/view.png"
 [ -s "$t/view.png" ] && ok || bad "view wrote no PNG"
