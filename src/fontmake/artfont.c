@@ -517,12 +517,9 @@ typedef struct {
   unsigned  *hash, hcap;   /* entry + 1, 0 empty; hcap a power of two */
 } colors_t;
 
-static uint32_t chan(double v) {
-  return v <= 0 ? 0 : v >= 1 ? 255 : (uint32_t)lround(v * 255);
-}
-
 static uint32_t color_key(ct_rgba_t c) {
-  return chan(c.r) << 24 | chan(c.g) << 16 | chan(c.b) << 8 | chan(c.a);
+  return (uint32_t)ct_cpal_byte(c.r) << 24 | (uint32_t)ct_cpal_byte(c.g) << 16 | (uint32_t)ct_cpal_byte(c.b) << 8 |
+         (uint32_t)ct_cpal_byte(c.a);
 }
 
 /* The entry of the color: -1 out of memory, -2 over CPAL's 65535 entries. */
@@ -628,26 +625,21 @@ static ct_paint_t *remap_node(remap_t *r, const ct_paint_t *p, unsigned depth) {
     ct_color_t c = p->u.solid.color;
     return recolor(r, &c) ? ct_paint_solid_create(c) : NULL;
   }
-  case CT_PAINT_LINEAR: {
-    double v[6] = { p->u.linear.x0, p->u.linear.y0, p->u.linear.x1, p->u.linear.y1, p->u.linear.x2, p->u.linear.y2 };
+  case CT_PAINT_LINEAR: case CT_PAINT_RADIAL: case CT_PAINT_SWEEP: {
+    const ct_color_line_t *in = p->kind == CT_PAINT_LINEAR ? &p->u.linear.line
+                              : p->kind == CT_PAINT_RADIAL ? &p->u.radial.line : &p->u.sweep.line;
     ct_color_line_t l;
-    ct_color_stop_t *st = recolor_line(r, &p->u.linear.line, &l);
-    if (st) q = ct_paint_linear_create(&l, v);
-    free(st);
-    return q;
-  }
-  case CT_PAINT_RADIAL: {
-    double v[6] = { p->u.radial.x0, p->u.radial.y0, p->u.radial.r0, p->u.radial.x1, p->u.radial.y1, p->u.radial.r1 };
-    ct_color_line_t l;
-    ct_color_stop_t *st = recolor_line(r, &p->u.radial.line, &l);
-    if (st) q = ct_paint_radial_create(&l, v);
-    free(st);
-    return q;
-  }
-  case CT_PAINT_SWEEP: {
-    ct_color_line_t l;
-    ct_color_stop_t *st = recolor_line(r, &p->u.sweep.line, &l);
-    if (st) q = ct_paint_sweep_create(&l, p->u.sweep.cx, p->u.sweep.cy, p->u.sweep.start_angle, p->u.sweep.end_angle);
+    ct_color_stop_t *st = recolor_line(r, in, &l);
+    if (!st) return NULL;
+    if (p->kind == CT_PAINT_LINEAR) {
+      double v[6] = { p->u.linear.x0, p->u.linear.y0, p->u.linear.x1, p->u.linear.y1, p->u.linear.x2, p->u.linear.y2 };
+      q = ct_paint_linear_create(&l, v);
+    } else if (p->kind == CT_PAINT_RADIAL) {
+      double v[6] = { p->u.radial.x0, p->u.radial.y0, p->u.radial.r0, p->u.radial.x1, p->u.radial.y1, p->u.radial.r1 };
+      q = ct_paint_radial_create(&l, v);
+    } else {
+      q = ct_paint_sweep_create(&l, p->u.sweep.cx, p->u.sweep.cy, p->u.sweep.start_angle, p->u.sweep.end_angle);
+    }
     free(st);
     return q;
   }

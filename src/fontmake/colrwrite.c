@@ -749,7 +749,7 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
 
 /* ---- CPAL --------------------------------------------------------------------- */
 
-static unsigned byte(double v) {
+unsigned ct_cpal_byte(double v) {
   return (unsigned)lround(fmin(1.0, fmax(0.0, v)) * 255.0);
 }
 
@@ -773,10 +773,10 @@ void ct_cpal_encode(ct_buf_t *out, unsigned entries, unsigned count, const ct_rg
     ct_buf_u32(out, (uint32_t)l);
   }
   for (i = 0; i < entries * count; i++) {   /* BGRA */
-    ct_buf_u8(out, byte(colors[i].b));
-    ct_buf_u8(out, byte(colors[i].g));
-    ct_buf_u8(out, byte(colors[i].r));
-    ct_buf_u8(out, byte(colors[i].a));
+    ct_buf_u8(out, ct_cpal_byte(colors[i].b));
+    ct_buf_u8(out, ct_cpal_byte(colors[i].g));
+    ct_buf_u8(out, ct_cpal_byte(colors[i].r));
+    ct_buf_u8(out, ct_cpal_byte(colors[i].a));
   }
   if (types)
     for (i = 0; i < count; i++) ct_buf_u32(out, types[i]);

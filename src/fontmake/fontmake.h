@@ -106,6 +106,8 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out);
 
 /* CPAL: `count` palettes of `entries` colors, palette-major; types, name ids and label
    name ids optional (NULL: version 0 unless another is given; 0xFFFF: none). */
+/* A color channel (0..1) as CPAL holds it, 0..255; the one rounding every writer shares. */
+unsigned ct_cpal_byte(double v);
 void ct_cpal_encode(ct_buf_t *out, unsigned entries, unsigned count, const ct_rgba_t *colors,
                     const uint32_t *types, const unsigned *name_ids, const unsigned *label_ids);
 

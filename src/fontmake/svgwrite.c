@@ -118,10 +118,6 @@ static int is_foreground(const ct_color_t *c) {
   return (c->kind == CT_COLOR_PALETTE && c->index == CT_PALETTE_FOREGROUND) || c->kind == CT_COLOR_FOREGROUND;
 }
 
-static int byte(double v) {
-  return v <= 0 ? 0 : v >= 1 ? 255 : (int)lround(v * 255);
-}
-
 /* The color of a tree color as SVG text (without its alpha multiplier), and the alpha that
    text itself carries: a palette entry is var(--colorN, fallback) where the fallback is
    palette 0's entry with its alpha (#RRGGBBAA when not opaque: svg-draw.c substitutes rgba()
@@ -134,15 +130,17 @@ static double color_text(const writer_t *w, const ct_color_t *c, char out[64]) {
   }
   if (c->kind == CT_COLOR_PALETTE) {
     ct_rgba_t f = { 0, 0, 0, 0 };   /* no entry in palette 0: transparent, as the renderer */
+    unsigned r, g, b, a;
     if (w->w->palette && c->index < w->w->palette_count) f = w->w->palette[c->index];
-    if (byte(f.a) == 255)
-      snprintf(out, 64, "var(--color%u, #%02X%02X%02X)", c->index, byte(f.r), byte(f.g), byte(f.b));
+    r = ct_cpal_byte(f.r), g = ct_cpal_byte(f.g), b = ct_cpal_byte(f.b), a = ct_cpal_byte(f.a);
+    if (a == 255)
+      snprintf(out, 64, "var(--color%u, #%02X%02X%02X)", c->index, r, g, b);
     else
-      snprintf(out, 64, "var(--color%u, #%02X%02X%02X%02X)", c->index, byte(f.r), byte(f.g), byte(f.b),
-               byte(f.a));
-    return byte(f.a) / 255.0;
+      snprintf(out, 64, "var(--color%u, #%02X%02X%02X%02X)", c->index, r, g, b, a);
+    return a / 255.0;
   }
-  snprintf(out, 64, "#%02X%02X%02X", byte(c->rgba.r), byte(c->rgba.g), byte(c->rgba.b));
+  snprintf(out, 64, "#%02X%02X%02X", ct_cpal_byte(c->rgba.r), ct_cpal_byte(c->rgba.g),
+           ct_cpal_byte(c->rgba.b));
   return 1;
 }
 

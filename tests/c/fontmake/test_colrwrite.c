@@ -22,21 +22,6 @@ static uint32_t rd32(const unsigned char *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static unsigned char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  unsigned char *d = NULL;
-  long n;
-  if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (d = malloc((size_t)n)) && fread(d, 1, (size_t)n, f) != (size_t)n) {
-    free(d);
-    d = NULL;
-  }
-  fclose(f);
-  *len = d ? (size_t)n : 0;
-  return d;
-}
-
 /* The table `tag` of an sfnt, or NULL. */
 static const unsigned char *table_of(const unsigned char *font, size_t len, const char *tag, size_t *tlen) {
   unsigned n, i;
@@ -146,7 +131,7 @@ static unsigned char *build(ct_font_t *lead, const set_t *s, unsigned formats, s
     return NULL;
   }
   ct_font_builder_destroy(b);
-  return read_file(out_path, len);
+  return ct_fs_read_all(out_path, (size_t)1 << 30, len, &err);
 }
 
 static size_t colr_size(const unsigned char *font, size_t len) {
