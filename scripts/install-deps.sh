@@ -11,7 +11,7 @@
 set -e
 what=${1:-build}
 build_pkgs="make gcc g++ pkg-config libseccomp-dev libqpdf-dev liblcms2-dev libwoff-dev libbrotli-dev libwebp-dev libdeflate-dev qpdf ghostscript libgs-common liblua5.4-dev lua5.4 libfreetype-dev libharfbuzz-dev libcairo2-dev libxml2-dev zlib1g-dev libpng-dev librsvg2-dev libgdk-pixbuf-2.0-dev libfontconfig-dev libicu-dev libfribidi-dev libhyphen-dev libgif-dev hyphen-en-us fonts-dejavu-core fonts-lohit-deva"
-test_pkgs="qpdf opentype-sanitizer libharfbuzz-bin poppler-utils python3-fonttools python3-brotli python3-pil valgrind fonts-noto-color-emoji strace ghostscript hyphen-de parallel ffmpeg chromium"
+test_pkgs="qpdf opentype-sanitizer librsvg2-bin libharfbuzz-bin poppler-utils python3-fonttools python3-brotli python3-pil valgrind fonts-noto-color-emoji strace ghostscript hyphen-de parallel ffmpeg chromium"
 bench_pkgs="chromium fonts-dejavu-core"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"

@@ -37,6 +37,11 @@ int ct_art_path_data(ct_art_path_t *p, const char *d, char *why, size_t whylen);
 void ct_art_path_rect(ct_art_path_t *p, double x, double y, double w, double h, double rx, double ry);
 void ct_art_path_ellipse(ct_art_path_t *p, double cx, double cy, double rx, double ry);
 void ct_art_path_line(ct_art_path_t *p, double x1, double y1, double x2, double y2);
+/* A circle's sector (centre, radius, from angle a0 through sweep, radians), closed
+   through the centre. */
+void ct_art_path_pie(ct_art_path_t *p, double cx, double cy, double r, double a0, double sweep);
+/* A closed polygon of n points (x y pairs). */
+void ct_art_path_polygon(ct_art_path_t *p, const double *xy, size_t n);
 /* polyline (close 0) / polygon (close 1) points; 0 with `why` on bad points (drawn up to there). */
 int ct_art_path_points(ct_art_path_t *p, const char *points, int close, char *why, size_t whylen);
 /* Another path appended (clip paths of several shapes). */

@@ -398,6 +398,24 @@ void ct_art_path_line(ct_art_path_t *p, double x1, double y1, double x2, double 
   line_to(p, x2, y2);
 }
 
+void ct_art_path_pie(ct_art_path_t *p, double cx, double cy, double r, double a0, double sweep) {
+  if (!finite4(cx, cy, r, a0) || !isfinite(sweep) || r <= 0 || sweep == 0) return;
+  move_to(p, cx, cy);
+  line_to(p, cx + r * cos(a0), cy + r * sin(a0));
+  ellipse_arc(p, cx, cy, r, r, 1, 0, a0, sweep, NULL);
+  close_path(p);
+}
+
+void ct_art_path_polygon(ct_art_path_t *p, const double *xy, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!finite4(xy[2 * i], xy[2 * i + 1], 0, 0)) return;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0) move_to(p, xy[0], xy[1]);
+    else line_to(p, xy[2 * i], xy[2 * i + 1]);
+  }
+  if (n) close_path(p);
+}
+
 int ct_art_path_points(ct_art_path_t *p, const char *points, int close, char *why, size_t whylen) {
   const char *s = skip_wsp(points);
   int first = 1, ok = 1;

@@ -1,7 +1,9 @@
 /*
 ** stroke.c: a path's stroke as a FreeType outline (FT_Stroker), as SVG strokes it: in user
 ** space, then transformed; dashes cut first (on a closed path, the dash across its start
-** is one); zero-length subpaths capped as browsers cap them.  Glyph stage (artwork reader).
+** is one); zero-length subpaths capped as browsers cap them; a subpath FreeType's two
+** borders would get wrong (a stroke wider than its segments are long) as the union of
+** each segment's stroke, join and cap, as cairo does.  Glyph stage (artwork reader).
 */
 #include <limits.h>
 #include <math.h>
@@ -17,7 +19,11 @@
 #define DASH_STEPS 24
 
 typedef struct {
-  FT_Stroker             st;
+  FT_Stroker             st, butt;     /* with the stroke's caps; with butt caps (pieces) */
+  FT_Stroker             pen;          /* the one subpaths go to */
+  FT_Library             lib;
+  FT_Fixed               radius, limit;
+  FT_Stroker_LineJoin    join;
   const ct_art_stroke_t *s;
   double                 k;            /* user units to the stroker's (before 26.6) */
   ct_art_path_t         *dots;         /* caps of zero-length subpaths, user units */
@@ -57,7 +63,7 @@ static void pen_start(ctx_t *c, double x, double y, double dx, double dy, int op
    FreeType would cap a zero-length one wrongly (it has no direction). */
 static int pen_begin(ctx_t *c) {
   if (c->begun) return 1;
-  if (FT_Stroker_BeginSubPath(c->st, &c->start, (FT_Bool)c->open)) c->failed = 1;
+  if (FT_Stroker_BeginSubPath(c->pen, &c->start, (FT_Bool)c->open)) c->failed = 1;
   c->begun = !c->failed;
   return c->begun;
 }
@@ -65,7 +71,7 @@ static int pen_begin(ctx_t *c) {
 static void pen_line26(ctx_t *c, const FT_Vector *v) {
   if (v->x == c->cur.x && v->y == c->cur.y) return;
   if (!pen_begin(c)) return;
-  if (FT_Stroker_LineTo(c->st, (FT_Vector *)v)) c->failed = 1;
+  if (FT_Stroker_LineTo(c->pen, (FT_Vector *)v)) c->failed = 1;
   c->cur = *v;
 }
 
@@ -89,7 +95,7 @@ static void pen_cubic(ctx_t *c, const double *q) {
     return;
   }
   if (!pen_begin(c)) return;
-  if (FT_Stroker_CubicTo(c->st, &v[0], &v[1], &v[2])) c->failed = 1;
+  if (FT_Stroker_CubicTo(c->pen, &v[0], &v[1], &v[2])) c->failed = 1;
   c->cur = v[2];
 }
 
@@ -98,9 +104,10 @@ static void pen_cubic(ctx_t *c, const double *q) {
 static void pen_end(ctx_t *c) {
   if (c->failed) return;
   if (c->begun) {
-    if (FT_Stroker_EndSubPath(c->st)) c->failed = 1;
+    if (FT_Stroker_EndSubPath(c->pen)) c->failed = 1;
     return;
   }
+  if (c->pen != c->st) return;   /* a piece too short for FreeType: the others cover it */
   double h = c->s->width / 2;
   if (c->s->cap == CT_ART_CAP_ROUND) {
     ct_art_path_ellipse(c->dots, c->ux, c->uy, h, h);
@@ -362,6 +369,149 @@ static void dash_closed(ctx_t *c, dash_t *d, const unsigned char *ops, size_t no
   pen_end(c);
 }
 
+/* ---- closed subpaths in pieces ------------------------------------------------ */
+
+/* FreeType strokes a closed subpath as two borders, the inside one filled as a hole.  At a
+   corner of two lines it meets their inside offsets where they cross, h tan(turn / 2)
+   back along each (ft_stroker_inside: when both lines are that long and the turn is no
+   U-turn).  When the two corners of a side turn the same way and their cuts overlap on it
+   (a stroke wider than the shape), that border comes out turned inside out and still
+   counts as a hole: a triangle stroked wider than its inner circle gets a hole that
+   browsers and cairo do not draw.  Such subpaths are stroked in pieces instead. */
+static double cut(const seg_t *a, const seg_t *b, double h) {
+  if (a->cubic || b->cubic) return 0;   /* a curve's inside border goes by the corner */
+  double ax = a->p[6] - a->p[0], ay = a->p[7] - a->p[1], bx = b->p[6] - b->p[0], by = b->p[7] - b->p[1];
+  double turn = fabs(atan2(ax * by - ay * bx, ax * bx + ay * by));
+  if (turn > 179.5 * M_PI / 180) return 0;
+  double t = h * tan(turn / 2);
+  return a->len >= t && b->len >= t ? t : 0;
+}
+
+static double cross_at(const seg_t *a, const seg_t *b) {   /* the turn's sign, a's end to b's start */
+  double ax = a->p[6] - a->p[4], ay = a->p[7] - a->p[5], bx = b->p[2] - b->p[0], by = b->p[3] - b->p[1];
+  if (!a->cubic || (ax == 0 && ay == 0)) { ax = a->p[6] - a->p[0]; ay = a->p[7] - a->p[1]; }
+  if (!b->cubic || (bx == 0 && by == 0)) { bx = b->p[6] - b->p[0]; by = b->p[7] - b->p[1]; }
+  return ax * by - ay * bx;
+}
+
+static int side_inverts(const seg_t *a, const seg_t *b, const seg_t *n, double h) {   /* side b */
+  if (b->cubic || cross_at(a, b) * cross_at(b, n) <= 0) return 0;
+  return cut(a, b, h) + cut(b, n, h) > b->len;
+}
+
+/* Whether a subpath of two segments or more is stroked in pieces: a side FreeType turns
+   inside out (closed ones), or a line shorter than the stroke is wide (the strokes of the
+   segments around it then reach past the outside border FreeType draws, which leaves
+   notches: FreeType draws a stroke's two borders, cairo and browsers the union of each
+   segment's stroke and each join). */
+static int needs_pieces(const unsigned char *ops, size_t nops, const double *pts, int closed, double h) {
+  walk_t w;
+  seg_t g, first, second, a, b;
+  size_t n = 0;
+  int bad = 0;
+  walk_init(&w, ops, nops, pts, closed);
+  while (walk_next(&w, &g)) {
+    if (!(g.len > 0)) continue;
+    bad |= !g.cubic && g.len < 2 * h;
+    if (n == 0) first = g;
+    else if (n == 1) second = g;
+    else if (closed) bad |= side_inverts(&a, &b, &g, h);
+    a = b;
+    b = g;
+    n++;
+  }
+  if (n < 2 || (closed && n < 3)) return 0;
+  return bad || (closed && (side_inverts(&a, &b, &first, h) || side_inverts(&b, &first, &second, h)));
+}
+
+/* The unit directions a segment leaves its start (s) and reaches its end (e) in. */
+static void dirs(const seg_t *g, double *sx, double *sy, double *ex, double *ey) {
+  *sx = g->p[2] - g->p[0];
+  *sy = g->p[3] - g->p[1];
+  *ex = g->p[6] - g->p[4];
+  *ey = g->p[7] - g->p[5];
+  if (!g->cubic || (*sx == 0 && *sy == 0)) { *sx = g->p[6] - g->p[0]; *sy = g->p[7] - g->p[1]; }
+  if (!g->cubic || (*ex == 0 && *ey == 0)) { *ex = g->p[6] - g->p[0]; *ey = g->p[7] - g->p[1]; }
+  double l = hypot(*sx, *sy), m = hypot(*ex, *ey);
+  if (l > 0) { *sx /= l; *sy /= l; }
+  if (m > 0) { *ex /= m; *ey /= m; }
+}
+
+/* A polygon of the points given (x y pairs) added to the dots. */
+static void poly(ctx_t *c, size_t n, const double *xy) { ct_art_path_polygon(c->dots, xy, n); }
+
+/* The corner at the end of a, where b begins, on its outer side as SVG joins it, added
+   to the dots: a bevel's triangle, with a miter's tip (none past the limit) or a round
+   join's sector; reaching a little way back along both segments, so that no seam shows
+   between it and their strokes. */
+static void wedge(ctx_t *c, const seg_t *a, const seg_t *b) {
+  double h = c->s->width / 2, vx = a->p[6], vy = a->p[7], ax, ay, bx, by, x, y;
+  dirs(a, &x, &y, &ax, &ay);
+  dirs(b, &bx, &by, &x, &y);
+  double cr = ax * by - ay * bx, dt = ax * bx + ay * by;
+  if (fabs(cr) < 1e-9 && dt > 0) return;   /* straight on: no corner */
+  double sg = cr > 0 ? -h : h;   /* the outer normals, h long (either side of a U-turn) */
+  double n1x = -ay * sg, n1y = ax * sg, n2x = -by * sg, n2y = bx * sg;
+  double e = fmin(fmin(a->len, b->len), h) / 4, f = 1 / (1 + dt);
+  int miter = c->s->join == CT_ART_JOIN_MITER && dt > -1 && 1 / sqrt((1 + dt) / 2) <= c->s->miterlimit;
+  double q[16] = { vx - e * ax, vy - e * ay, vx - e * ax + n1x, vy - e * ay + n1y, vx + n1x, vy + n1y,
+                   vx + (n1x + n2x) * f, vy + (n1y + n2y) * f,   /* the miter's tip */
+                   vx + n2x, vy + n2y, vx + e * bx + n2x, vy + e * by + n2y, vx + e * bx, vy + e * by, vx, vy };
+  if (!miter) memmove(q + 6, q + 8, 8 * sizeof(double));
+  poly(c, miter ? 8 : 7, q);
+  if (c->s->join == CT_ART_JOIN_ROUND) {
+    double a0 = atan2(n1y, n1x), sw = atan2(n1x * n2y - n1y * n2x, n1x * n2x + n1y * n2y);
+    if (fabs(cr) < 1e-9) sw = -M_PI;   /* a U-turn: the half circle ahead, from n1 */
+    ct_art_path_pie(c->dots, vx, vy, h, a0, sw);
+  }
+}
+
+/* An open subpath's cap at (x, y), the path leaving it in the unit direction (tx, ty);
+   reaching e back along the path. */
+static void cap(ctx_t *c, double x, double y, double tx, double ty, double e) {
+  double h = c->s->width / 2, nx = -ty * h, ny = tx * h, f = c->s->cap == CT_ART_CAP_SQUARE ? h : 0;
+  double q[8] = { x - e * tx + nx, y - e * ty + ny, x + f * tx + nx, y + f * ty + ny,
+                  x + f * tx - nx, y + f * ty - ny, x - e * tx - nx, y - e * ty - ny };
+  if (c->s->cap == CT_ART_CAP_BUTT) return;
+  poly(c, 4, q);
+  if (c->s->cap == CT_ART_CAP_ROUND) ct_art_path_pie(c->dots, x, y, h, atan2(ny, nx), -M_PI);
+}
+
+/* The subpath as pieces that nonzero fills as their union, as cairo strokes: each
+   segment alone with butt ends, each corner and cap a shape of its own. */
+static void pieces(ctx_t *c, const unsigned char *ops, size_t nops, const double *pts, int closed) {
+  walk_t w;
+  seg_t g, first, prev;
+  size_t n = 0;
+  if (!c->butt) {
+    if (FT_Stroker_New(c->lib, &c->butt)) { c->failed = 1; return; }
+    FT_Stroker_Set(c->butt, c->radius, FT_STROKER_LINECAP_BUTT, c->join, c->limit);
+  }
+  c->pen = c->butt;
+  walk_init(&w, ops, nops, pts, closed);
+  while (!c->failed && walk_next(&w, &g)) {
+    if (!(g.len > 0)) continue;
+    pen_start(c, g.p[0], g.p[1], 1, 0, 1);
+    piece(c, &g, 0, 1);
+    pen_end(c);
+    if (n++ == 0) first = g;
+    else wedge(c, &prev, &g);
+    prev = g;
+  }
+  c->pen = c->st;
+  if (c->failed || n == 0) return;
+  if (closed) {
+    wedge(c, &prev, &first);
+  } else {
+    double sx, sy, ex, ey, x, y;
+    dirs(&first, &sx, &sy, &x, &y);
+    dirs(&prev, &x, &y, &ex, &ey);
+    cap(c, first.p[0], first.p[1], -sx, -sy, fmin(first.len, c->s->width / 2) / 4);
+    cap(c, prev.p[6], prev.p[7], ex, ey, fmin(prev.len, c->s->width / 2) / 4);
+  }
+  if (ct_art_path_failed(c->dots)) c->failed = 1;
+}
+
 /* One subpath (ops[0] its MOVE; `closed` if it ends with a CLOSE) stroked, dashed when d. */
 static void subpath(ctx_t *c, const unsigned char *ops, size_t nops, const double *pts, int closed, dash_t *d) {
   walk_t w;
@@ -369,6 +519,10 @@ static void subpath(ctx_t *c, const unsigned char *ops, size_t nops, const doubl
   int segs = 0;
   for (size_t i = 1; i < nops; i++) segs |= ops[i] == CT_ART_LINE || ops[i] == CT_ART_CUBIC;
   if (!segs && !closed) return;   /* a lone moveto draws nothing */
+  if (!d && needs_pieces(ops, nops, pts, closed, c->s->width / 2)) {
+    pieces(c, ops, nops, pts, closed);
+    return;
+  }
   if (!d) {   /* FreeType closes a closed one */
     pen_start(c, pts[0], pts[1], 1, 0, !closed);
     walk_init(&w, ops, nops, pts, 0);
@@ -446,8 +600,10 @@ static double contour_area(const FT_Outline *o, int a, int z) {
 /* The stroker's outline exported into out (arrays sized for `extra` more points and
    contours), its points mapped from stroker units to font units by m / k. */
 static int export(ctx_t *c, const double m[6], FT_Outline *out, unsigned extra, unsigned extrac) {
-  FT_UInt np = 0, nc = 0;
-  if (FT_Stroker_GetCounts(c->st, &np, &nc)) return 0;
+  FT_UInt np = 0, nc = 0, bp = 0, bc = 0;
+  if (FT_Stroker_GetCounts(c->st, &np, &nc) || (c->butt && FT_Stroker_GetCounts(c->butt, &bp, &bc))) return 0;
+  np += bp;
+  nc += bc;
   if (np + extra > SHRT_MAX || nc + extrac > SHRT_MAX) return 0;
   out->points = malloc((np + extra + 1) * sizeof(FT_Vector));
   out->tags = malloc(np + extra + 1);
@@ -456,6 +612,7 @@ static int export(ctx_t *c, const double m[6], FT_Outline *out, unsigned extra, 
   out->n_points = 0;
   out->n_contours = 0;
   FT_Stroker_Export(c->st, out);
+  if (c->butt) FT_Stroker_Export(c->butt, out);   /* appended */
   for (int i = 0; i < out->n_points; i++) {
     double x = (double)out->points[i].x / (64 * c->k), y = (double)out->points[i].y / (64 * c->k);
     double fx = m[0] * x + m[2] * y + m[4], fy = m[1] * x + m[3] * y + m[5];
@@ -504,12 +661,16 @@ int ct_art_stroke_outline(const ct_art_path_t *p, const double m[6], const ct_ar
   if (!*lib && FT_Init_FreeType(lib)) goto fail;
   c.dots = ct_art_path_new();
   if (!c.dots || FT_Stroker_New(*lib, &c.st)) goto fail;
-  FT_Stroker_Set(c.st, lround(s->width * c.k * 32),
+  c.lib = *lib;
+  c.pen = c.st;
+  c.radius = lround(s->width * c.k * 32);
+  c.join = s->join == CT_ART_JOIN_ROUND ? FT_STROKER_LINEJOIN_ROUND
+           : s->join == CT_ART_JOIN_BEVEL ? FT_STROKER_LINEJOIN_BEVEL : FT_STROKER_LINEJOIN_MITER_FIXED;
+  c.limit = lround(fmin(fmax(s->miterlimit, 1), 1e4) * 65536);
+  FT_Stroker_Set(c.st, c.radius,
                  s->cap == CT_ART_CAP_ROUND ? FT_STROKER_LINECAP_ROUND
                  : s->cap == CT_ART_CAP_SQUARE ? FT_STROKER_LINECAP_SQUARE : FT_STROKER_LINECAP_BUTT,
-                 s->join == CT_ART_JOIN_ROUND ? FT_STROKER_LINEJOIN_ROUND
-                 : s->join == CT_ART_JOIN_BEVEL ? FT_STROKER_LINEJOIN_BEVEL : FT_STROKER_LINEJOIN_MITER_FIXED,
-                 lround(fmin(fmax(s->miterlimit, 1), 1e4) * 65536));
+                 c.join, c.limit);
   for (size_t i = 0, k = 0; i < p->nops && !c.failed;) {
     size_t j = i + 1, kk = k + 1;   /* the subpath is ops [i, j), its points from k */
     for (; j < p->nops && p->ops[j] != CT_ART_MOVE; j++) {
@@ -534,6 +695,7 @@ fail:
 done:
   ct_art_outline_free(&dots);
   if (c.st) FT_Stroker_Done(c.st);
+  if (c.butt) FT_Stroker_Done(c.butt);
   ct_art_path_free(c.dots);
   ct_art_path_free(c.square);
   if (dashed) free(d.v);

@@ -395,6 +395,68 @@ static void test_strokes(void) {
   ct_art_outline_free(&o);
 }
 
+/* Strokes wider than their segments are long: the union of each segment's stroke and each
+   join, as cairo and browsers draw them (stroke.c's pieces), not FreeType's two borders. */
+static void test_stroke_pieces(void) {
+  FT_Outline o;
+  int failed;
+  double b[4];
+  ct_art_stroke_t s = stroke_of(6, CT_ART_JOIN_MITER, CT_ART_CAP_BUTT);
+  /* a triangle stroked wider than its inner circle (radius 2.34) is filled: FreeType's
+     inside border came out turned round and cut a hole; the miters stay */
+  CHECK(stroke("M8 17 L16 9 L16 17 Z", ID, &s, &o, &failed) && !failed);
+  CHECK(FILLED(&o, 13.6, 14.6) && FILLED(&o, 15, 16) && FILLED(&o, 11, 16));
+  bbox(&o, b);
+  CHECK_NEAR(b[0], 0.757, 0.03); CHECK_NEAR(b[1], 1.757, 0.03);
+  CHECK_NEAR(b[2], 19, 0.03); CHECK_NEAR(b[3], 20, 0.03);
+  ct_art_outline_free(&o);
+  s.join = CT_ART_JOIN_ROUND;
+  CHECK(stroke("M8 17 L16 9 L16 17 Z", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, 13.6, 14.6) && EMPTY(&o, 1.5, 19.5));
+  ct_art_outline_free(&o);
+  s = stroke_of(8, CT_ART_JOIN_MITER, CT_ART_CAP_BUTT);   /* a 6-unit square, 8 wide: 14 x 14 */
+  CHECK(stroke("M0 0 h6 v6 h-6 z", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, 3, 3));
+  CHECK_NEAR(area(&o), 196, 1);
+  ct_art_outline_free(&o);
+  /* a right angle whose second side (5) is shorter than the stroke is wide (10): the union
+     is 1000 + 50 - 25 and the corner */
+  int joins[3] = { CT_ART_JOIN_ROUND, CT_ART_JOIN_MITER, CT_ART_JOIN_BEVEL };
+  double want[3] = { 1025 + M_PI * 25 / 4, 1050, 1037.5 };
+  s = stroke_of(10, CT_ART_JOIN_MITER, CT_ART_CAP_BUTT);
+  for (int i = 0; i < 3; i++) {
+    s.join = joins[i];
+    CHECK(stroke("M0 0 L100 0 L100 5", ID, &s, &o, &failed));
+    CHECK_MSG(fabs(area(&o) - want[i]) < 1.5, "join %d: area %g, want %g", i, area(&o), want[i]);
+    ct_art_outline_free(&o);
+  }
+  /* a short last side after a sharp turn: the stroke of the side before it reaches past
+     its butt end ((-1, 3) is 3.15 from the first side), which FreeType's border left out */
+  s = stroke_of(8, CT_ART_JOIN_ROUND, CT_ART_CAP_BUTT);
+  CHECK(stroke("M8.3 3.7 L0 0 L-0.5 2.8", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, -1, 3) && FILLED(&o, -1.55, -2.92) && EMPTY(&o, -0.6, 6) && EMPTY(&o, -2.3, -4.3));
+  ct_art_outline_free(&o);
+  s.join = CT_ART_JOIN_MITER;   /* the miter (ratio 1.6) reaches (-2.3, -4.3), a bevel not */
+  CHECK(stroke("M8.3 3.7 L0 0 L-0.5 2.8", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, -1, 3) && FILLED(&o, -2.3, -4.3));
+  ct_art_outline_free(&o);
+  s.join = CT_ART_JOIN_BEVEL;
+  CHECK(stroke("M8.3 3.7 L0 0 L-0.5 2.8", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, -1, 3) && EMPTY(&o, -1.55, -2.92));
+  ct_art_outline_free(&o);
+  /* caps of such a path: square and round, at both ends */
+  s.join = CT_ART_JOIN_ROUND;
+  s.cap = CT_ART_CAP_SQUARE;
+  CHECK(stroke("M0 0 L3 0 L0 0", ID, &s, &o, &failed));   /* a U-turn: a half disc past 3 */
+  CHECK(FILLED(&o, 6, 0) && FILLED(&o, -3.5, 3.5) && EMPTY(&o, 6.5, 3));
+  ct_art_outline_free(&o);
+  s.cap = CT_ART_CAP_ROUND;
+  CHECK(stroke("M0 0 L3 0 L0 0", ID, &s, &o, &failed));
+  CHECK(FILLED(&o, 6, 0) && FILLED(&o, -3.5, 0) && EMPTY(&o, -3.5, 3.5));
+  CHECK_NEAR(area(&o), 3 * 8 + M_PI * 16, 1);
+  ct_art_outline_free(&o);
+}
+
 static void test_dashes_and_dots(void) {
   FT_Outline o;
   int failed;
@@ -536,6 +598,7 @@ int main(void) {
   test_shapes();
   test_evenodd();
   test_strokes();
+  test_stroke_pieces();
   test_dashes_and_dots();
   test_limits();
   FT_Done_FreeType(lib);
