@@ -702,10 +702,10 @@ static void warn_file(void (*warn)(void *, const char *), void *data, const char
   warn(data, buf);
 }
 
-/* A skin-tone or tag sequence (its second character U+1F3FB..U+1F3FF or a tag) whose base
-   has no drawing of its own: Firefox (153) then draws the whole sequence from a color emoji
-   font that has the base (ZWJ sequences, flags and keycaps it takes from this font all the
-   same), so that is said, once a base. */
+/* A skin-tone, tag or emoji-presentation sequence (its second character U+1F3FB..U+1F3FF, a
+   tag or U+FE0F) whose base has no drawing of its own: Firefox (153) then draws the whole
+   sequence from a color emoji font that has the base (other ZWJ sequences, flags and keycaps
+   it takes from this font all the same), so that is said, once a base. */
 static void warn_bases(const ct_artfont_t *f, const ct_artwork_source_t *src, unsigned n,
                        void (*warn)(void *, const char *), void *data) {
   uint32_t key[64], said[16];
@@ -713,8 +713,10 @@ static void warn_bases(const ct_artfont_t *f, const ct_artwork_source_t *src, un
   char buf[400];
   for (i = 0; i < n && warn && nsaid < 16; i++) {
     long g;
-    if (src[i].ncodepoints > 64 || source_key(&src[i], key) < 2) continue;
-    if (!((key[1] >= 0x1F3FB && key[1] <= 0x1F3FF) || (key[1] >= 0xE0020 && key[1] <= 0xE007F))) continue;
+    if (src[i].ncodepoints > 64 || src[i].ncodepoints < 2 || source_key(&src[i], key) < 2) continue;
+    if (!((key[1] >= 0x1F3FB && key[1] <= 0x1F3FF) || (key[1] >= 0xE0020 && key[1] <= 0xE007F) ||
+          src[i].codepoints[1] == 0xFE0F))   /* the key leaves selectors out */
+      continue;
     if ((g = cmap_gid(f, key[0])) >= 1 && g <= (long)n) continue;   /* drawn */
     for (k = 0; k < nsaid && said[k] != key[0]; k++) {}
     if (k < nsaid) continue;

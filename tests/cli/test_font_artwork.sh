@@ -170,6 +170,10 @@ rm "$x/1f604.svg"
 # a skin-tone sequence without its base: built, with a warning naming the base
 mkdir -p "$t/tone"; svg "$t/tone/1f44b-1f3fd.svg" '#C68642'
 expect 0 "1f44b-1f3fd.svg: U.1F44B has no drawing of its own" "$CT" font --svg "$t/tone" -o "$t/tone.ttf"; sane "$t/tone.ttf"
+# so for an emoji-presentation sequence (U+FE0F second), not for a plain ZWJ sequence
+mkdir -p "$t/vs"; svg "$t/vs/1f3f3-fe0f-200d-1f308.svg" '#E40303'; svg "$t/vs/1f469-200d-1f52c.svg" '#000000'
+expect 0 "1f3f3-fe0f-200d-1f308.svg: U.1F3F3 has no drawing of its own" "$CT" font --svg "$t/vs" -o "$t/vs.ttf"
+if printf "%s" "$out" | grep -q "U+1F469"; then bad "a ZWJ sequence's base warned of"; else ok; fi
 svg "$x/hello world.svg" '#000000'
 expect 1 "hello world.svg: no character or glyph name in its name (see --map)" "$CT" font --svg "$x" -o "$t/no.ttf"
 rm "$x/hello world.svg"
