@@ -717,6 +717,18 @@ ct_status_t ct_font_builder_set_entry_label(ct_font_builder_t *builder, unsigned
 ct_status_t ct_font_builder_set_glyph(ct_font_builder_t *builder, unsigned gid, ct_paint_t *tree,
                                       ct_error_t *err);
 ct_status_t ct_font_builder_set_family(ct_font_builder_t *builder, const char *family, ct_error_t *err);
+/* Effect axes: the written font varies along `naxes` axes (tag_str, min, def, max and name
+   of each are read; fvar, STAT and a variable COLRv1 are written, so the lead must be
+   static), its glyphs' trees given at `nmasters` masters: `masters` holds nmasters x naxes
+   user coordinates, each master off the default on one axis, and every axis's ends among
+   them.  Replaces earlier axes and master trees; naxes 0: a static font again. */
+ct_status_t ct_font_builder_set_axes(ct_font_builder_t *builder, const ct_axis_t *axes, unsigned naxes,
+                                     const double *masters, unsigned nmasters, ct_error_t *err);
+/* Glyph `gid`'s tree at each master of set_axes (nmasters trees, takes new references),
+   of the shape of its set_glyph tree: only numbers differ (checked when written); NULL:
+   the glyph does not vary. */
+ct_status_t ct_font_builder_set_glyph_masters(ct_font_builder_t *builder, unsigned gid, ct_paint_t *const *trees,
+                                              ct_error_t *err);
 void ct_font_write_options_init(ct_font_write_options_t *opts);
 /* The glyphs a subset of `font` for the UTF-8 `text` keeps (hb-subset's closure through
    GSUB and the color tables), ascending, .notdef first: writes up to `max` ids and returns

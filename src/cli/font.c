@@ -47,6 +47,11 @@ static const char usage_font[] =
   "  --family NAME              the family name (default: the lead's + \" Chromatic\" or \" Color\")\n"
   "  --variations 'TAG=V,...'   instance the lead (and layer) fonts that have these axes\n"
   "  --seed N                   the seed the filters see\n"
+  "Effects as axes: a filter option LO..HI@TAG varies along the axis TAG (a variable COLRv1 font):\n"
+  "  --axis 'TAG=MIN:DEFAULT:MAX[,name=NAME]'  an axis (repeatable; TAG=MIN:MAX: the default is MIN)\n"
+  "  --masters N                the filters are baked at N points an axis, its ends included\n"
+  "                             (default 2; more where the effect is not linear)\n"
+  "  e.g. -f 'shadow:steps=8,offset=0.02em..0.12em@EXTR' --axis 'EXTR=0:0:100,name=Extrusion'\n"
   "See docs/fonts.md.\n";
 
 #define MAX_SPECS 64
@@ -150,9 +155,9 @@ int cmd_font(int argc, char **argv) {
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
   const char *family = NULL, *variations = NULL;
   art_opts_t art;
-  const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS];
-  unsigned nlayers = 0, npalettes = 0, nlabels = 0;
-  long lead = 0;
+  const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS], *axes[MAX_SPECS];
+  unsigned nlayers = 0, npalettes = 0, nlabels = 0, naxes = 0;
+  long lead = 0, masters = 0;
   lua_State *L;
   int status;
 
@@ -209,6 +214,10 @@ int cmd_font(int argc, char **argv) {
       family = o.value;
     } else if (opt_is(&o, a, "--variations", 1)) {
       variations = o.value;
+    } else if (opt_is(&o, a, "--axis", 1)) {
+      add_spec("--axis", o.value, axes, &naxes);
+    } else if (opt_is(&o, a, "--masters", 1)) {
+      masters = parse_long("--masters", o.value, 2, 17);
     } else if (take_art_option(&o, a, &art)) {
       /* --svg and its options */
     } else if (take_run_option(argc, argv, &o.i)) {
@@ -227,8 +236,8 @@ int cmd_font(int argc, char **argv) {
   if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
                     art.keep_going || art.flatten))
     die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
-  if (art.nsvg && (npalettes || nlabels || type || variations))
-    die(EXIT_USAGE, "font: --palette, --label, --palette-type and --variations do not go with --svg");
+  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters))
+    die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis and --masters do not go with --svg");
   if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
     die(EXIT_USAGE, "font: --ascent must be above --descent");
   if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
@@ -266,6 +275,11 @@ int cmd_font(int argc, char **argv) {
     push_list(L, layers, nlayers, "layers");
     push_list(L, palettes, npalettes, "palettes");
     push_list(L, labels, nlabels, "labels");
+    push_list(L, axes, naxes, "axes");
+    if (masters) {
+      lua_pushinteger(L, masters);
+      lua_setfield(L, -2, "masters");
+    }
     push_art(L, &art);
     status = lua_pcall(L, 1, 0, 0);
   }

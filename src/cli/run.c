@@ -176,7 +176,10 @@ static const char setup_lua[] =
   "  filter.cli_seed = n\n"
   "end\n"
   "for i = 3, select('#', ...) do\n"
-  "  local f, err = filter.load((select(i, ...)))\n"
+  "  local spec = select(i, ...)\n"
+  "  local f, err\n"
+  "  if spec:find('%.%..-@....') then f = { ranged = true, spec = spec }  -- an effect axis's (chromatype font --axis)\n"
+  "  else f, err = filter.load(spec) end\n"
   "  if not f then error(err, 0) end\n"
   "  filter.defaults[#filter.defaults + 1] = f\n"
   "end\n";

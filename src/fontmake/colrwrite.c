@@ -13,6 +13,11 @@
 ** points at that run, as nanoemoji does.  PaintColrLayers takes at most 255 layers; longer
 ** lists nest.  Clip boxes become PaintGlyph of a rectangle glyph (no ClipList); trees are
 ** walked under the paint limits of ct-limits.h.
+**
+** A variable font's glyphs come with their trees at each master (colrvar.c checks their
+** shape): the numbers that differ from the default's are written as PaintVar* records
+** (PaintVarSolid, the gradients with VarColorLine, PaintVarTranslate, PaintVarTransform),
+** their deltas as rows of the variation store.
 */
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +48,7 @@ struct ct_colr_writer {
   unsigned   nblocks, blocks_cap;
   unsigned  *bhash;       /* by hash of the bytes: 1 + the newest block of the chain */
   unsigned   bhash_cap;
+  ct_colr_var_t *var;     /* NULL: a static font */
   int        failed;
 };
 
@@ -67,9 +73,12 @@ void ct_colr_writer_destroy(ct_colr_writer_t *w) {
 /* A run of LayerList entries laid out for a PaintColrLayers yet to be written. */
 typedef struct { unsigned first, count; } run_t;
 
+typedef const ct_paint_t *const *masters_t;   /* a node's counterparts at each master, or NULL */
+
 typedef struct {
   ct_colr_writer_t *w;
   ct_colr_sink_t   *sink;
+  unsigned          nm;       /* masters (the variation store's regions); 0: static */
   ct_font_t        *lead;
   unsigned          work;
   const char       *why;
@@ -227,11 +236,6 @@ static int f2dot14(walk_t *k, double v, unsigned *out) {
   return 1;
 }
 
-static int fword(walk_t *k, double v, unsigned *out) {
-  if (!(v >= -32768 && v <= 32767)) return refuse(k, "a coordinate off the 16-bit range of font units");
-  *out = (unsigned)(lround(v) & 0xFFFF);
-  return 1;
-}
 
 /* The next of the sink's answers lay() asked for, in the order emit() writes them. */
 static long take_id(walk_t *k) {
@@ -454,7 +458,63 @@ static int fold_layers(walk_t *k, unsigned first, unsigned count) {
   return push_run(k, first, count);
 }
 
-static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos);
+static int paint_block(walk_t *k, const ct_paint_t *p, masters_t m, unsigned depth, size_t *pos);
+
+/* Child `slot` of p (a layer's index; 0 for the one child; a composite's source 0 and
+   backdrop 1), as inline_kids numbers them. */
+static const ct_paint_t *child_at(const ct_paint_t *p, unsigned slot) {
+  switch (p->kind) {
+  case CT_PAINT_LAYERS: return slot < p->u.layers.count ? p->u.layers.children[slot] : NULL;
+  case CT_PAINT_GLYPH: return p->u.glyph.child;
+  case CT_PAINT_CLIP: return p->u.clip.child;
+  case CT_PAINT_TRANSFORM: return p->u.transform.child;
+  case CT_PAINT_COMPOSITE: return slot ? p->u.composite.backdrop : p->u.composite.source;
+  default: return NULL;
+  }
+}
+
+/* The masters' counterparts of child `slot` (malloc'ed; NULL when static, or out of
+   memory with k->why set: check k->why). */
+static const ct_paint_t **kids_m(walk_t *k, masters_t m, unsigned slot) {
+  const ct_paint_t **v;
+  unsigned j;
+  if (!m) return NULL;
+  if (!(v = malloc(k->nm * sizeof *v))) {
+    refuse(k, "out of memory");
+    return NULL;
+  }
+  for (j = 0; j < k->nm; j++)
+    if (!(v[j] = child_at(m[j], slot))) {
+      free(v);
+      refuse(k, "internal error: a master of another shape");
+      return NULL;
+    }
+  return v;
+}
+
+/* The variation rows of n fields: def[i] the default's value of field i, at[j * n + i]
+   master j's, in the field's units; *base the first row, or 0xFFFFFFFF when nothing
+   differs. */
+static int var_base(walk_t *k, const int32_t *def, const int32_t *at, unsigned n, uint32_t *base) {
+  int32_t *d;
+  unsigned i, j, differ = 0;
+  long first;
+  *base = 0xFFFFFFFFu;
+  if (!k->nm) return 1;
+  for (j = 0; j < k->nm; j++)
+    for (i = 0; i < n; i++) differ |= at[j * n + i] != def[i];
+  if (!differ) return 1;
+  if (!(d = malloc((size_t)n * k->nm * sizeof *d))) return refuse(k, "out of memory");
+  for (i = 0; i < n; i++)
+    for (j = 0; j < k->nm; j++) d[i * k->nm + j] = at[j * n + i] - def[i];
+  first = ct_colr_var_rows(k->w->var, d, n);
+  free(d);
+  if (first < 0) return refuse(k, "out of memory or over 65535 varying values");
+  *base = (uint32_t)first;
+  return 1;
+}
+
+static int32_t f2i(double v) { return (int32_t)lround(fmin(1.0, fmax(-2.0, v)) * 16384.0); }
 
 static int push_id(walk_t *k, long id) {
   if (id < 0) return refuse(k, k->sink->why);
@@ -498,106 +558,249 @@ static int ask(walk_t *k, const ct_paint_t *p) {
    PaintColrLayers among them go to the heap (each a block) and the LayerList now, before
    the block, and leave a run for emit(); the sink is asked for each paint's glyph and
    colors. */
-static int lay(walk_t *k, const ct_paint_t *p, unsigned depth) {
-  const ct_paint_t *kids[2];
+static int lay(walk_t *k, const ct_paint_t *p, masters_t m, unsigned depth) {
+  const ct_paint_t *kids[2], **mk;
   unsigned i, n;
+  int ok;
   if (!budget(k, depth) || !ask(k, p)) return 0;
   if (p->kind == CT_PAINT_LAYERS && p->u.layers.count != 1) {
     unsigned first = 0;
     size_t *pos;
-    int ok;
     n = p->u.layers.count;
     if (!(pos = calloc(n + 1, sizeof *pos))) return refuse(k, "out of memory");
-    for (ok = 1, i = 0; ok && i < n; i++) ok = paint_block(k, p->u.layers.children[i], depth + 1, &pos[i]);
+    for (ok = 1, i = 0; ok && i < n; i++) {
+      mk = kids_m(k, m, i);
+      ok = !k->why && paint_block(k, p->u.layers.children[i], mk, depth + 1, &pos[i]);
+      free(mk);
+    }
     ok = ok && use_run(k, pos, n, &first);
     free(pos);
     return ok && fold_layers(k, first, n);
   }
   n = inline_kids(p, kids);
-  for (i = 0; i < n; i++)
-    if (!lay(k, kids[i], depth + 1)) return 0;
+  for (i = 0; i < n; i++) {
+    mk = kids_m(k, m, i);
+    ok = !k->why && lay(k, kids[i], mk, depth + 1);
+    free(mk);
+    if (!ok) return 0;
+  }
   return 1;
 }
 
-static int emit(walk_t *k, const ct_paint_t *p);
+static int emit(walk_t *k, const ct_paint_t *p, masters_t m);
 
-/* Writes child `c` at the heap's end and points the Offset24 at `slot` of its parent (at
-   `parent`) to it. */
-static int emit_child(walk_t *k, const ct_paint_t *c, size_t parent, size_t slot) {
+/* Writes child `which` of p (child_at) at the heap's end and points the Offset24 at `slot`
+   of its parent (at `parent`) to it. */
+static int emit_child(walk_t *k, const ct_paint_t *p, masters_t m, unsigned which, size_t parent, size_t slot) {
   size_t at = k->w->heap.len;
-  if (!emit(k, c)) return 0;
+  const ct_paint_t **mk = kids_m(k, m, which);
+  int ok = !k->why && emit(k, child_at(p, which), mk);
+  free(mk);
+  if (!ok) return 0;
   if (at - parent > 0xFFFFFF) return refuse(k, "a paint graph over 16 MB");
   ct_buf_put_u24(&k->w->heap, slot, (uint32_t)(at - parent));
   return 1;
 }
 
-static int emit_gradient(walk_t *k, const ct_paint_t *p) {
-  ct_buf_t *h = &k->w->heap;
-  size_t at = h->len;
-  unsigned v[6], i;
+/* A gradient's geometry as COLR stores it: FWORDs (radii UFWORD) or, for a sweep's angles,
+   F2DOT14 steps of 180 degrees with a bias of 180; n fields, 0 when off the ranges. */
+static unsigned grad_fields(walk_t *k, const ct_paint_t *p, int32_t v[6]) {
+  double g[6];
+  unsigned i, n = 6;
   switch (p->kind) {
   case CT_PAINT_LINEAR:
-    if (!fword(k, p->u.linear.x0, &v[0]) || !fword(k, p->u.linear.y0, &v[1]) ||
-        !fword(k, p->u.linear.x1, &v[2]) || !fword(k, p->u.linear.y1, &v[3]) ||
-        !fword(k, p->u.linear.x2, &v[4]) || !fword(k, p->u.linear.y2, &v[5])) return 0;
-    ct_buf_u8(h, 4);
-    ct_buf_u24(h, 0);
-    for (i = 0; i < 6; i++) ct_buf_u16(h, v[i]);
-    return color_line(k, &p->u.linear.line, at, at + 1);
+    g[0] = p->u.linear.x0; g[1] = p->u.linear.y0; g[2] = p->u.linear.x1;
+    g[3] = p->u.linear.y1; g[4] = p->u.linear.x2; g[5] = p->u.linear.y2;
+    break;
   case CT_PAINT_RADIAL:
-    if (!fword(k, p->u.radial.x0, &v[0]) || !fword(k, p->u.radial.y0, &v[1]) ||
-        !fword(k, p->u.radial.x1, &v[3]) || !fword(k, p->u.radial.y1, &v[4])) return 0;
-    if (!(p->u.radial.r0 >= 0 && p->u.radial.r0 <= 65535 && p->u.radial.r1 >= 0 && p->u.radial.r1 <= 65535))
+    g[0] = p->u.radial.x0; g[1] = p->u.radial.y0; g[2] = p->u.radial.r0;
+    g[3] = p->u.radial.x1; g[4] = p->u.radial.y1; g[5] = p->u.radial.r1;
+    if (!(g[2] >= 0 && g[2] <= 65535 && g[5] >= 0 && g[5] <= 65535))
       return refuse(k, "a radius off the 16-bit range of font units");
-    v[2] = (unsigned)lround(p->u.radial.r0);
-    v[5] = (unsigned)lround(p->u.radial.r1);
-    ct_buf_u8(h, 6);
-    ct_buf_u24(h, 0);
-    for (i = 0; i < 6; i++) ct_buf_u16(h, v[i]);
-    return color_line(k, &p->u.radial.line, at, at + 1);
-  default:   /* sweep; angles: 180 degrees per 1.0 with a bias of 180 degrees */
-    if (!fword(k, p->u.sweep.cx, &v[0]) || !fword(k, p->u.sweep.cy, &v[1]) ||
-        !f2dot14(k, p->u.sweep.start_angle / 180.0 - 1.0, &v[2]) ||
-        !f2dot14(k, p->u.sweep.end_angle / 180.0 - 1.0, &v[3])) return 0;
-    ct_buf_u8(h, 8);
-    ct_buf_u24(h, 0);
-    for (i = 0; i < 4; i++) ct_buf_u16(h, v[i]);
-    return color_line(k, &p->u.sweep.line, at, at + 1);
+    break;
+  default:
+    g[0] = p->u.sweep.cx; g[1] = p->u.sweep.cy;
+    g[2] = p->u.sweep.start_angle / 180.0 - 1.0; g[3] = p->u.sweep.end_angle / 180.0 - 1.0;
+    n = 4;
+    if (!(g[2] >= -2.0 && g[2] <= 1.99994 && g[3] >= -2.0 && g[3] <= 1.99994))
+      return refuse(k, "a value off the F2DOT14 range (-2 to 2)");
+    v[2] = (int32_t)lround(g[2] * 16384.0);
+    v[3] = (int32_t)lround(g[3] * 16384.0);
+    break;
   }
+  for (i = 0; i < n; i++) {
+    if (p->kind == CT_PAINT_SWEEP && i >= 2) continue;
+    if (!(g[i] >= -32768 && g[i] <= (p->kind == CT_PAINT_RADIAL && (i == 2 || i == 5) ? 65535 : 32767)))
+      return refuse(k, "a coordinate off the 16-bit range of font units");
+    v[i] = (int32_t)lround(g[i]);
+  }
+  return n;
 }
 
-static int emit_transform(walk_t *k, const ct_paint_t *p) {
+static const ct_color_line_t *line_of(const ct_paint_t *p) {
+  return p->kind == CT_PAINT_LINEAR ? &p->u.linear.line : p->kind == CT_PAINT_RADIAL ? &p->u.radial.line
+                                                                                     : &p->u.sweep.line;
+}
+
+/* A VarColorLine: each stop's offset and alpha varying (bases from stop_base). */
+static int var_color_line(walk_t *k, const ct_color_line_t *line, const uint32_t *stop_base, size_t parent,
+                          size_t slot) {
   ct_buf_t *h = &k->w->heap;
   size_t at = h->len;
-  const double m[6] = { p->u.transform.xx, p->u.transform.yx, p->u.transform.xy, p->u.transform.yy,
-                        p->u.transform.dx, p->u.transform.dy };
-  unsigned v[2], i;
-  if (m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 1 && m[4] == rint(m[4]) && m[5] == rint(m[5])) {
-    if (!fword(k, m[4], &v[0]) || !fword(k, m[5], &v[1])) return 0;
-    ct_buf_u8(h, 14);   /* PaintTranslate */
-    ct_buf_u24(h, 0);
-    ct_buf_u16(h, v[0]);
-    ct_buf_u16(h, v[1]);
-    return emit_child(k, p->u.transform.child, at, at + 1);
+  unsigned i;
+  ct_buf_u8(h, line->extend == CT_EXTEND_REPEAT ? 1 : line->extend == CT_EXTEND_REFLECT ? 2 : 0);
+  ct_buf_u16(h, line->count);
+  for (i = 0; i < line->count; i++) {
+    long index = take_id(k);
+    if (index < 0) return 0;
+    ct_buf_u16(h, (unsigned)f2i(line->stops[i].offset) & 0xFFFF);
+    ct_buf_u16(h, (unsigned)index);
+    ct_buf_u16(h, (unsigned)f2i(fmin(1.0, fmax(0.0, line->stops[i].color.alpha))) & 0xFFFF);
+    ct_buf_u32(h, stop_base[i]);
   }
-  for (i = 0; i < 6; i++)
+  ct_buf_put_u24(h, slot, (uint32_t)(at - parent));
+  return 1;
+}
+
+static int emit_gradient(walk_t *k, const ct_paint_t *p, masters_t m) {
+  ct_buf_t *h = &k->w->heap;
+  size_t at = h->len;
+  const ct_color_line_t *line = line_of(p);
+  int32_t v[6], *mv = NULL, sd[2], *sm = NULL;
+  uint32_t base = 0xFFFFFFFFu, *stop_base = NULL;
+  unsigned n = grad_fields(k, p, v), i, j, var = 0;
+  int ok = 1;
+  if (!n) return 0;
+  if (line->count > 65535) return refuse(k, "a color line with too many stops");
+  if (m) {   /* what varies: the geometry, each stop's offset and alpha */
+    mv = malloc((size_t)k->nm * 6 * sizeof *mv);
+    sm = malloc((size_t)k->nm * 2 * sizeof *sm);
+    stop_base = malloc((line->count + 1) * sizeof *stop_base);
+    if (!mv || !sm || !stop_base) ok = refuse(k, "out of memory");
+    for (j = 0; ok && j < k->nm; j++) ok = grad_fields(k, m[j], mv + (size_t)j * n) == n;
+    ok = ok && var_base(k, v, mv, n, &base);
+    for (i = 0; ok && i < line->count; i++) {
+      sd[0] = f2i(line->stops[i].offset);
+      sd[1] = f2i(fmin(1.0, fmax(0.0, line->stops[i].color.alpha)));
+      for (j = 0; j < k->nm; j++) {
+        const ct_color_stop_t *s = &line_of(m[j])->stops[i];
+        sm[2 * j] = f2i(s->offset);
+        sm[2 * j + 1] = f2i(fmin(1.0, fmax(0.0, s->color.alpha)));
+      }
+      ok = var_base(k, sd, sm, 2, &stop_base[i]);
+      var |= stop_base[i] != 0xFFFFFFFFu;
+    }
+    var |= base != 0xFFFFFFFFu;
+  }
+  if (ok) {
+    ct_buf_u8(h, (p->kind == CT_PAINT_LINEAR ? 4 : p->kind == CT_PAINT_RADIAL ? 6 : 8) + (var ? 1 : 0));
+    ct_buf_u24(h, 0);
+    for (i = 0; i < n; i++) ct_buf_u16(h, (unsigned)v[i] & 0xFFFF);
+    if (var) ct_buf_u32(h, base);
+    ok = var ? var_color_line(k, line, stop_base, at, at + 1) : color_line(k, line, at, at + 1);
+  }
+  free(mv);
+  free(sm);
+  free(stop_base);
+  return ok;
+}
+
+static void matrix_of(const ct_paint_t *p, double m[6]) {
+  m[0] = p->u.transform.xx; m[1] = p->u.transform.yx; m[2] = p->u.transform.xy;
+  m[3] = p->u.transform.yy; m[4] = p->u.transform.dx; m[5] = p->u.transform.dy;
+}
+
+static int translation(const double m[6]) { return m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 1; }
+
+/* Fields of a translation (FWORDs, n 2) or an Affine2x3 (16.16, n 6). */
+static int xform_fields(walk_t *k, const double m[6], unsigned n, int32_t *v) {
+  unsigned i;
+  if (n == 2) {
+    for (i = 0; i < 2; i++) {
+      if (!(m[4 + i] >= -32768 && m[4 + i] <= 32767)) return refuse(k, "a coordinate off the 16-bit range of font units");
+      v[i] = (int32_t)lround(m[4 + i]);
+    }
+    return 1;
+  }
+  for (i = 0; i < 6; i++) {
     if (!(fabs(m[i]) < 32767.0)) return refuse(k, "a transform off the 16.16 range");
-  ct_buf_u8(h, 12);   /* PaintTransform, its Affine2x3 right after it */
-  ct_buf_u24(h, 0);
-  ct_buf_u24(h, 7);
-  for (i = 0; i < 6; i++) ct_buf_u32(h, (uint32_t)(int32_t)lround(m[i] * 65536.0));
-  return emit_child(k, p->u.transform.child, at, at + 1);
+    v[i] = (int32_t)lround(m[i] * 65536.0);
+  }
+  return 1;
+}
+
+static int emit_transform(walk_t *k, const ct_paint_t *p, masters_t mm) {
+  ct_buf_t *h = &k->w->heap;
+  size_t at = h->len;
+  double m[6], mj[6];
+  int32_t v[6], *mv;
+  uint32_t base;
+  unsigned i, j, n, var = 0, moves;
+  matrix_of(p, m);
+  moves = translation(m);
+  for (j = 0; mm && j < k->nm; j++) {
+    matrix_of(mm[j], mj);
+    for (i = 0; i < 6; i++) var |= mj[i] != m[i];
+    moves &= translation(mj);
+  }
+  if (!var) {
+    if (moves && m[4] == rint(m[4]) && m[5] == rint(m[5])) {
+      if (!xform_fields(k, m, 2, v)) return 0;
+      ct_buf_u8(h, 14);   /* PaintTranslate */
+      ct_buf_u24(h, 0);
+      ct_buf_u16(h, (unsigned)v[0] & 0xFFFF);
+      ct_buf_u16(h, (unsigned)v[1] & 0xFFFF);
+      return emit_child(k, p, mm, 0, at, at + 1);
+    }
+    if (!xform_fields(k, m, 6, v)) return 0;
+    ct_buf_u8(h, 12);   /* PaintTransform, its Affine2x3 right after it */
+    ct_buf_u24(h, 0);
+    ct_buf_u24(h, 7);
+    for (i = 0; i < 6; i++) ct_buf_u32(h, (uint32_t)v[i]);
+    return emit_child(k, p, mm, 0, at, at + 1);
+  }
+  /* it varies: PaintVarTranslate when every master only moves, else PaintVarTransform */
+  n = moves ? 2 : 6;
+  if (!xform_fields(k, m, n, v) || !(mv = malloc((size_t)k->nm * n * sizeof *mv))) return k->why ? 0 : refuse(k, "out of memory");
+  for (j = 0; j < k->nm; j++) {
+    matrix_of(mm[j], mj);
+    if (!xform_fields(k, mj, n, mv + (size_t)j * n)) break;
+  }
+  if (j < k->nm || !var_base(k, v, mv, n, &base)) {
+    free(mv);
+    return 0;
+  }
+  free(mv);
+  if (moves) {
+    ct_buf_u8(h, 15);
+    ct_buf_u24(h, 0);
+    ct_buf_u16(h, (unsigned)v[0] & 0xFFFF);
+    ct_buf_u16(h, (unsigned)v[1] & 0xFFFF);
+    ct_buf_u32(h, base);
+  } else {
+    ct_buf_u8(h, 13);   /* PaintVarTransform, its VarAffine2x3 right after it */
+    ct_buf_u24(h, 0);
+    ct_buf_u24(h, 7);
+    for (i = 0; i < 6; i++) ct_buf_u32(h, (uint32_t)v[i]);
+    ct_buf_u32(h, base);
+  }
+  return emit_child(k, p, mm, 0, at, at + 1);
 }
 
 /* Second pass: the paint's bytes at the heap's end, parents before children; each
    PaintColrLayers takes the next run lay() left. */
-static int emit(walk_t *k, const ct_paint_t *p) {
+static int emit(walk_t *k, const ct_paint_t *p, masters_t m) {
   ct_buf_t *h = &k->w->heap;
   size_t at = h->len;
   long gid;
   switch (p->kind) {
   case CT_PAINT_LAYERS:
-    if (p->u.layers.count == 1) return emit(k, p->u.layers.children[0]);
+    if (p->u.layers.count == 1) {
+      const ct_paint_t **mk = kids_m(k, m, 0);
+      int ok = !k->why && emit(k, p->u.layers.children[0], mk);
+      free(mk);
+      return ok;
+    }
     if (k->cursor >= k->nruns) return refuse(k, "internal error: layers not laid out");
     ct_buf_u8(h, 1);
     ct_buf_u8(h, k->runs[k->cursor].count);
@@ -606,37 +809,39 @@ static int emit(walk_t *k, const ct_paint_t *p) {
     return 1;
   case CT_PAINT_SOLID: {
     long index = take_id(k);
-    unsigned alpha;
+    int32_t alpha = f2i(fmin(1.0, fmax(0.0, p->u.solid.color.alpha))), *ma;
+    uint32_t base = 0xFFFFFFFFu;
+    unsigned j;
     if (index < 0) return 0;
-    if (!f2dot14(k, fmin(1.0, fmax(0.0, p->u.solid.color.alpha)), &alpha)) return 0;
-    ct_buf_u8(h, 2);
+    if (m) {
+      if (!(ma = malloc(k->nm * sizeof *ma))) return refuse(k, "out of memory");
+      for (j = 0; j < k->nm; j++) ma[j] = f2i(fmin(1.0, fmax(0.0, m[j]->u.solid.color.alpha)));
+      j = var_base(k, &alpha, ma, 1, &base);
+      free(ma);
+      if (!j) return 0;
+    }
+    ct_buf_u8(h, base == 0xFFFFFFFFu ? 2 : 3);
     ct_buf_u16(h, (unsigned)index);
-    ct_buf_u16(h, alpha);
+    ct_buf_u16(h, (unsigned)alpha & 0xFFFF);
+    if (base != 0xFFFFFFFFu) ct_buf_u32(h, base);
     return 1;
   }
   case CT_PAINT_LINEAR: case CT_PAINT_RADIAL: case CT_PAINT_SWEEP:
-    return emit_gradient(k, p);
-  case CT_PAINT_GLYPH:
+    return emit_gradient(k, p, m);
+  case CT_PAINT_GLYPH: case CT_PAINT_CLIP:
     if ((gid = take_id(k)) < 0) return 0;
     ct_buf_u8(h, 10);
     ct_buf_u24(h, 0);
     ct_buf_u16(h, (unsigned)gid);
-    return emit_child(k, p->u.glyph.child, at, at + 1);
-  case CT_PAINT_CLIP:
-    if ((gid = take_id(k)) < 0) return 0;
-    ct_buf_u8(h, 10);
-    ct_buf_u24(h, 0);
-    ct_buf_u16(h, (unsigned)gid);
-    return emit_child(k, p->u.clip.child, at, at + 1);
+    return emit_child(k, p, m, 0, at, at + 1);
   case CT_PAINT_TRANSFORM:
-    return emit_transform(k, p);
+    return emit_transform(k, p, m);
   case CT_PAINT_COMPOSITE:
     ct_buf_u8(h, 32);
     ct_buf_u24(h, 0);
     ct_buf_u8(h, p->u.composite.mode);
     ct_buf_u24(h, 0);
-    return emit_child(k, p->u.composite.source, at, at + 1) &&
-           emit_child(k, p->u.composite.backdrop, at, at + 5);
+    return emit_child(k, p, m, 0, at, at + 1) && emit_child(k, p, m, 1, at, at + 5);
   case CT_PAINT_SVG:
     return refuse(k, "it is an SVG glyph (COLR cannot hold SVG documents)");
   case CT_PAINT_BITMAP:
@@ -648,24 +853,32 @@ static int emit(walk_t *k, const ct_paint_t *p) {
 
 /* A paint referenced by Offset32 (a layer, a base glyph's paint): the layers it draws
    listed first, then its own bytes, contiguous, stored once. */
-static int paint_block(walk_t *k, const ct_paint_t *p, unsigned depth, size_t *pos) {
+static int paint_block(walk_t *k, const ct_paint_t *p, masters_t m, unsigned depth, size_t *pos) {
   unsigned base = k->nruns, idbase = k->nids;
-  if (!lay(k, p, depth)) return 0;
+  if (!lay(k, p, m, depth)) return 0;
   *pos = k->w->heap.len;
   k->cursor = base;
   k->idcur = idbase;
-  if (!emit(k, p)) return 0;
+  if (!emit(k, p, m)) return 0;
   k->nruns = base;
   k->nids = idbase;
   return share(k, pos);
 }
 
-int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
-                          ct_colr_sink_t *sink) {
+void ct_colr_writer_set_var(ct_colr_writer_t *w, ct_colr_var_t *var) { w->var = var; }
+
+int ct_colr_writer_add_v1_masters(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree,
+                                  const ct_paint_t *const *masters, ct_font_t *lead, ct_colr_sink_t *sink) {
   walk_t k = { .w = w, .sink = sink, .lead = lead };
   size_t mark = w->heap.len, pos = 0;
-  unsigned layers = w->nlayers, blocks = w->nblocks;
-  int ok = paint_block(&k, tree, 0, &pos) && !w->heap.failed;
+  unsigned layers = w->nlayers, blocks = w->nblocks, rows = w->var ? ct_colr_var_rows_used(w->var) : 0;
+  int ok;
+  if (masters && !w->var) {
+    snprintf(sink->why, sizeof sink->why, "internal error: masters without variations");
+    return 0;
+  }
+  k.nm = masters ? ct_colr_var_regions(w->var) : 0;
+  ok = paint_block(&k, tree, masters, 0, &pos) && !w->heap.failed;
   free(k.runs);
   free(k.ids);
   if (!ok) {
@@ -673,6 +886,7 @@ int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
     w->heap.failed = 0;
     blocks_pop(w, blocks);
     layers_pop(w, layers);
+    if (w->var) ct_colr_var_truncate(w->var, rows);
     snprintf(sink->why, sizeof sink->why, "%s", k.why ? k.why : "out of memory");
     return 0;
   }
@@ -692,6 +906,12 @@ int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
   return 1;
 }
 
+int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
+                          ct_colr_sink_t *sink) {
+  return ct_colr_writer_add_v1_masters(w, gid, tree, NULL, lead, sink);
+}
+
+
 static int v0_cmp(const void *a, const void *b) {
   const v0_base_t *x = a, *y = b;
   return x->gid < y->gid ? -1 : x->gid > y->gid;
@@ -703,6 +923,7 @@ static int v1_cmp(const void *a, const void *b) {
 }
 
 int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
+  size_t start = out->len;
   unsigned i;
   int v1 = w->nv1 > 0;
   size_t header = v1 ? 34 : 14, base0 = header, layer0 = base0 + (size_t)w->nv0 * 6;
@@ -723,8 +944,8 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
     ct_buf_u32(out, (uint32_t)blist);
     ct_buf_u32(out, w->nlayers ? (uint32_t)llist : 0);
     ct_buf_u32(out, 0);   /* no ClipList: renderers find the bounds */
-    ct_buf_u32(out, 0);   /* no variations */
-    ct_buf_u32(out, 0);
+    ct_buf_u32(out, 0);   /* no DeltaSetIndexMap: variation index = row */
+    ct_buf_u32(out, 0);   /* the ItemVariationStore: patched */
   }
   for (i = 0; i < w->nv0; i++) {
     ct_buf_u16(out, w->v0[i].gid);
@@ -743,6 +964,11 @@ int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out) {
       for (i = 0; i < w->nlayers; i++) ct_buf_u32(out, (uint32_t)(heap + w->layers[i] - llist));
     }
     ct_buf_bytes(out, w->heap.p, w->heap.len);
+    if (w->var && ct_colr_var_rows_used(w->var)) {
+      size_t store = out->len - start;
+      if (!ct_colr_var_encode(w->var, out)) return 0;
+      ct_buf_put_u32(out, start + 30, (uint32_t)store);
+    }
   }
   return !out->failed && !w->heap.failed && !w->v0layers.failed;
 }

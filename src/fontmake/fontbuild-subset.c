@@ -26,8 +26,10 @@ static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
   ct_status_t st = CT_OK;
   size_t i = 0, n = strlen(text);
   unsigned flags = HB_SUBSET_FLAGS_GLYPH_NAMES | HB_SUBSET_FLAGS_NAME_LEGACY | HB_SUBSET_FLAGS_NOTDEF_OUTLINE;
-  hb_blob_t *svg;
-  int has_svg;
+  hb_blob_t *svg, *colr;
+  int has_svg, var_colr;
+  const unsigned char *cb;
+  unsigned clen;
   if (!in) {
     st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
     goto done;
@@ -48,14 +50,21 @@ static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
   svg = hb_face_reference_table(face, TAG('S', 'V', 'G', ' '));
   has_svg = hb_blob_get_length(svg) > 0;
   hb_blob_destroy(svg);
-  if (has_svg) {
-    /* hb-subset 6.0 drops SVG tables, and prunes CPAL entries under COLR: with an SVG
-       table, glyph ids stay (dropped glyphs are emptied) and SVG, COLR and CPAL are kept
-       as they are (the color glyphs written are already those of the subset) */
+  colr = hb_face_reference_table(face, TAG('C', 'O', 'L', 'R'));
+  cb = (const unsigned char *)hb_blob_get_data(colr, &clen);
+  var_colr = clen >= 34 && ct_rd16(cb) == 1 && ct_rd32(cb + 30) != 0;   /* an ItemVariationStore */
+  hb_blob_destroy(colr);
+  if (has_svg || var_colr) {
+    /* hb-subset 6.0 drops SVG tables and COLR's variations, and prunes CPAL entries under
+       COLR: with an SVG table or a variable COLR, glyph ids stay (dropped glyphs are
+       emptied) and SVG, COLR, CPAL, fvar and STAT are kept as they are (the color glyphs
+       written are already those of the subset) */
     hb_set_t *keep = hb_subset_input_set(in, HB_SUBSET_SETS_NO_SUBSET_TABLE_TAG);
     hb_set_add(keep, TAG('S', 'V', 'G', ' '));
     hb_set_add(keep, TAG('C', 'O', 'L', 'R'));
     hb_set_add(keep, TAG('C', 'P', 'A', 'L'));
+    hb_set_add(keep, TAG('f', 'v', 'a', 'r'));
+    hb_set_add(keep, TAG('S', 'T', 'A', 'T'));
     hb_set_del(hb_subset_input_set(in, HB_SUBSET_SETS_DROP_TABLE_TAG), TAG('S', 'V', 'G', ' '));
     flags |= HB_SUBSET_FLAGS_RETAIN_GIDS | HB_SUBSET_FLAGS_PASSTHROUGH_UNRECOGNIZED;
   }

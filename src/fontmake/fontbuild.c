@@ -98,6 +98,7 @@ void ct_font_builder_destroy(ct_font_builder_t *b) {
   unsigned i;
   if (!b) return;
   free_palettes(b);
+  ct_build_free_axes(b);
   for (i = 0; i < b->ntrees && b->trees; i++) ct_paint_destroy(b->trees[i]);
   free(b->trees);
   free(b->family);
@@ -173,6 +174,7 @@ typedef struct {
   ct_table_t          head, hhea, maxp, post, name, hmtx, glyf, loca;   /* the lead's */
   ct_build_t          s;
   ct_colr_writer_t   *colr;
+  ct_colr_var_t      *var;
   ct_build_svg_doc_t *docs;
   unsigned            ndocs;
   ct_sfnt_table_t    *tables;   /* of the file */
@@ -251,6 +253,18 @@ static ct_status_t add_colr(write_t *w) {
   ct_font_t *lead = b->lead;
   unsigned i;
   char label[160];
+  if (b->naxes) {   /* effects that vary: COLRv1 alone can hold them */
+    double *norm;
+    if (w->formats & ~CT_FONT_COLR1)
+      return ct_set_error(w->err, CT_ERR_INVALID_ARG, "a font whose effects vary is COLRv1 alone (COLRv0 and OT-SVG "
+                          "cannot vary): --format colr1");
+    w->formats = CT_FONT_COLR1;
+    if (!(w->colr = ct_colr_writer_create()) || !(norm = ct_build_normalized_masters(b))) return nomem(w->err);
+    w->var = ct_colr_var_create(b->naxes, b->nmasters, norm);
+    free(norm);
+    if (!w->var) return nomem(w->err);
+    ct_colr_writer_set_var(w->colr, w->var);
+  }
   if (!w->formats) {
     /* COLRv0 where every glyph fits it (every renderer reads it, Safari too), else COLRv1 */
     w->formats = CT_FONT_COLR0;
@@ -261,14 +275,30 @@ static ct_status_t add_colr(write_t *w) {
       }
   }
   if (w->formats & (CT_FONT_COLR0 | CT_FONT_COLR1)) {
-    if (!(w->colr = ct_colr_writer_create())) return nomem(w->err);
+    if (!w->colr && !(w->colr = ct_colr_writer_create())) return nomem(w->err);
     for (i = 0; i < b->ntrees; i++) {
+      ct_paint_t *const *m = b->naxes && b->mtrees[(size_t)i * b->nmasters] ? b->mtrees + (size_t)i * b->nmasters : NULL;
+      unsigned j;
       if (!b->trees[i]) continue;
+      for (j = 0; m && j < b->nmasters; j++) {
+        const char *why;
+        if (!ct_colr_same_shape(b->trees[i], m[j], &why)) {
+          char at[200] = "";
+          unsigned a;
+          size_t n = 0;
+          for (a = 0; a < b->naxes && n < sizeof at - 40; a++)
+            if (b->masters[j * b->naxes + a] != b->axes[a].def)
+              n += (size_t)snprintf(at + n, sizeof at - n, "%s=%g", b->axes[a].tag_str, b->masters[j * b->naxes + a]);
+          return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: %s cannot vary: at %s %s", ct_font_get_path(lead),
+                              glyph_label(lead, i, label, sizeof label), at, why);
+        }
+      }
       if ((w->formats & CT_FONT_COLR0) && !ct_colr_writer_add_v0(w->colr, i, b->trees[i], lead, &w->s.sink) &&
           !(w->formats & CT_FONT_COLR1))
         return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv0 cannot hold %s: %s (use --format colr1)",
                             ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
-      if ((w->formats & CT_FONT_COLR1) && !ct_colr_writer_add_v1(w->colr, i, b->trees[i], lead, &w->s.sink))
+      if ((w->formats & CT_FONT_COLR1) &&
+          !ct_colr_writer_add_v1_masters(w->colr, i, b->trees[i], (const ct_paint_t *const *)m, lead, &w->s.sink))
         return ct_set_error(w->err, CT_ERR_INVALID_ARG, "%s: COLRv1 cannot hold %s: %s",
                             ct_font_get_path(lead), glyph_label(lead, i, label, sizeof label), w->s.sink.why);
     }
@@ -395,6 +425,7 @@ static ct_status_t name_cpal(write_t *w) {
     ct_cpal_encode(&tmp, s->nextra, 1, s->extra, NULL, NULL, NULL);
     if ((st = ct_tables_add(&w->tables, &w->ntables, TAG('C', 'P', 'A', 'L'), &tmp, w->err))) return st;
   }
+  if ((st = ct_build_var_tables(b, ns, &w->tables, &w->ntables, w->err))) return st;
   if (!ct_names_write(ns, &w->buf)) return nomem(w->err);
   return ct_tables_add(&w->tables, &w->ntables, TAG('n', 'a', 'm', 'e'), &w->buf, w->err);
 }
@@ -406,6 +437,7 @@ static void write_free(write_t *w) {
   for (i = 0; i < w->ndocs; i++) free(w->docs[i].doc);
   free(w->docs);
   ct_colr_writer_destroy(w->colr);
+  ct_colr_var_destroy(w->var);
   ct_build_free(&w->s);
   ct_names_free(&w->ns);
   ct_buf_free(&w->file);
@@ -439,7 +471,7 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
   }
   w.formats = o->formats;
   for (i = 0; i < b->ntrees; i++) w.ntrees += b->trees[i] != NULL;
-  w.keep = w.ntrees == 0 && w.formats == 0;
+  w.keep = w.ntrees == 0 && w.formats == 0 && !b->naxes;
   w.renamed = b->family != NULL;
 
   if ((st = read_lead(&w))) goto done;

@@ -20,6 +20,12 @@ struct ct_font_builder {
   ct_paint_t **trees;        /* per lead glyph, NULL: not a color glyph */
   unsigned     ntrees;
   char        *family;
+  /* effect axes (set_axes): the masters' user coordinates, nmasters x naxes, and each
+     glyph's trees at them (ntrees x nmasters; a glyph's NULL: it does not vary) */
+  ct_axis_t   *axes;
+  unsigned     naxes, nmasters;
+  double      *masters;
+  ct_paint_t **mtrees;
 };
 
 /* A copy of s (NULL: NULL), or NULL when out of memory. */
@@ -115,6 +121,15 @@ int ct_names_add(ct_names_t *ns, unsigned id, const char *text);
 int ct_names_add_family(ct_names_t *ns, const char *family, const char *style);
 int ct_names_write(ct_names_t *ns, ct_buf_t *out);
 void ct_names_free(ct_names_t *ns);
+
+/* ---- fontbuild-var.c: effect axes ------------------------------------------------ */
+
+void ct_build_free_axes(ct_font_builder_t *b);
+/* The masters' locations normalized (-1..1), nmasters x naxes (malloc'ed), or NULL. */
+double *ct_build_normalized_masters(const ct_font_builder_t *b);
+/* fvar and STAT for the builder's axes (none: nothing), their names added to `ns`. */
+ct_status_t ct_build_var_tables(const ct_font_builder_t *b, ct_names_t *ns, ct_sfnt_table_t **tables, unsigned *ntables,
+                                ct_error_t *err);
 
 /* The glyph set's post (names when s->names: format 2, else 3; the rest from the lead's),
    maxp (the lead's hinting limits when hinted), hmtx and hhea (from the lead's). */

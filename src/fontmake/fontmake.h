@@ -99,10 +99,39 @@ int ct_colr_writer_add_v0(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
                           ct_colr_sink_t *sink);
 int ct_colr_writer_add_v1(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree, ct_font_t *lead,
                           ct_colr_sink_t *sink);
+/* The same with the glyph's tree at each master of the writer's variations (masters: one
+   tree per master, each the default's shape, see ct_colr_same_shape; NULL: it does not
+   vary): what differs is written as PaintVar* records and their deltas. */
+int ct_colr_writer_add_v1_masters(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *tree,
+                                  const ct_paint_t *const *masters, ct_font_t *lead, ct_colr_sink_t *sink);
+/* The variations the v1 graphs draw on (the writer takes `var`, which must outlive it). */
+typedef struct ct_colr_var ct_colr_var_t;
+void ct_colr_writer_set_var(ct_colr_writer_t *w, ct_colr_var_t *var);
 /* Whether the tree is plain layers of glyphs in solid colors (call with depth 0). */
 int ct_colr_fits_v0(const ct_paint_t *tree, unsigned depth);
 /* The table (version 0 if no v1 glyph was added). */
 int ct_colr_writer_finish(ct_colr_writer_t *w, ct_buf_t *out);
+
+/* ---- colrvar.c: the variations of a COLR table -------------------------- */
+
+/* The variations of `n` masters at `locations` (n x axes normalized coordinates, -1..1;
+   each master off the default on one axis): one region per master, its tent falling to
+   zero at the neighbouring masters on that axis (or the default).  NULL on bad counts or
+   out of memory. */
+ct_colr_var_t *ct_colr_var_create(unsigned axes, unsigned n, const double *locations);
+void ct_colr_var_destroy(ct_colr_var_t *v);
+unsigned ct_colr_var_regions(const ct_colr_var_t *v);
+unsigned ct_colr_var_rows_used(const ct_colr_var_t *v);
+/* n consecutive rows of deltas (n x regions, row-major: field, then master), stored once:
+   the index of the first, or -1 (out of memory, over 65535 rows). */
+long ct_colr_var_rows(ct_colr_var_t *v, const int32_t *deltas, unsigned n);
+/* Forgets the rows from `nrows` on (a glyph that failed). */
+void ct_colr_var_truncate(ct_colr_var_t *v, unsigned nrows);
+/* The ItemVariationStore (one ItemVariationData, row i = variation index i). */
+int ct_colr_var_encode(const ct_colr_var_t *v, ct_buf_t *out);
+/* Whether `master` has the shape of `def`: the same nodes, glyphs, colors (but alphas),
+   modes and clip boxes, so that only numbers differ; else 0 and *why says what changes. */
+int ct_colr_same_shape(const ct_paint_t *def, const ct_paint_t *master, const char **why);
 
 /* CPAL: `count` palettes of `entries` colors, palette-major; types, name ids and label
    name ids optional (NULL: version 0 unless another is given; 0xFFFF: none). */

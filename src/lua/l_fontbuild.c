@@ -5,6 +5,8 @@
 **   local b = core.font_builder(lead)
 **   b:set_palettes{ { colors = {...}, type = "light", name = "Day" }, ..., labels = {...} }
 **   b:set_glyph(gid, tree)     b:set_family("Name")
+**   b:set_axes({ {tag = "EXTR", min = 0, default = 0, max = 100, name = "Extrusion"} }, { {EXTR = 100} })
+**   b:set_glyph_masters(gid, { tree at each master })
 **   b:write(path, { formats = { "colr0", "colr1", "svg" }, woff2 = false, text = "ABC" })
 ** and the builder of a font made from artwork (SVG drawings; chromatype.fontmake.artwork):
 **   local b, warnings = core.artwork_builder({ {name =, path = | data =, codepoints =, glyph_name =}, ...}, opts)
@@ -132,6 +134,92 @@ static int l_builder_set_glyph(lua_State *L) {
   luaL_argcheck(L, gid >= 0 && gid <= 0xFFFF, 2, "glyph id out of range");
   tree = lua_isnil(L, 3) ? NULL : lct_topaint(L, 3, 3);
   if (ct_font_builder_set_glyph(b, (unsigned)gid, tree, &err)) return lct_raise(L, &err);
+  return 0;
+}
+
+/* b:set_axes({ {tag =, min =, default =, max =, name =, hidden =}, ... }, { {TAG = value, ...}, ... }):
+   effect axes and the masters the glyphs' trees will be given at (an axis a master does
+   not name is at its default); b:set_axes({}) makes the font static again. */
+static int l_builder_set_axes(lua_State *L) {
+  ct_font_builder_t *b = checkbuilder(L);
+  lua_Integer na, nm, i, j;
+  ct_axis_t *axes;
+  double *m;
+  ct_error_t err;
+  ct_status_t st;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  na = (lua_Integer)lua_rawlen(L, 2);
+  if (na == 0) {
+    ct_font_builder_set_axes(b, NULL, 0, NULL, 0, &err);
+    return 0;
+  }
+  luaL_checktype(L, 3, LUA_TTABLE);
+  nm = (lua_Integer)lua_rawlen(L, 3);
+  luaL_argcheck(L, na <= 16, 2, "at most 16 axes");
+  luaL_argcheck(L, nm >= 1 && nm <= 255, 3, "1 to 255 masters expected");
+  axes = lua_newuserdatauv(L, (size_t)na * sizeof *axes, 0);
+  m = lua_newuserdatauv(L, (size_t)na * (size_t)nm * sizeof *m, 0);
+  memset(axes, 0, (size_t)na * sizeof *axes);
+  for (i = 0; i < na; i++) {
+    const char *s;
+    lua_rawgeti(L, 2, i + 1);
+    if (!lua_istable(L, -1)) return luaL_argerror(L, 2, "a list of axis tables expected");
+    lua_getfield(L, -1, "tag");
+    s = lua_tostring(L, -1);
+    if (!s || strlen(s) != 4) return luaL_error(L, "axis %d: a tag of four characters expected", (int)i + 1);
+    memcpy(axes[i].tag_str, s, 5);
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "min");
+    axes[i].min = luaL_checknumber(L, -1);
+    lua_getfield(L, -2, "default");
+    axes[i].def = luaL_optnumber(L, -1, axes[i].min);
+    lua_getfield(L, -3, "max");
+    axes[i].max = luaL_checknumber(L, -1);
+    lua_getfield(L, -4, "name");
+    snprintf(axes[i].name, sizeof axes[i].name, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
+    lua_getfield(L, -5, "hidden");
+    axes[i].hidden = lua_toboolean(L, -1);
+    lua_pop(L, 6);
+  }
+  for (j = 0; j < nm; j++) {
+    lua_rawgeti(L, 3, j + 1);
+    if (!lua_istable(L, -1)) return luaL_argerror(L, 3, "a list of master locations {TAG = value} expected");
+    for (i = 0; i < na; i++) {
+      lua_getfield(L, -1, axes[i].tag_str);
+      m[j * na + i] = lua_isnil(L, -1) ? axes[i].def : luaL_checknumber(L, -1);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  st = ct_font_builder_set_axes(b, axes, (unsigned)na, m, (unsigned)nm, &err);
+  lua_pop(L, 2);
+  if (st) return lct_raise(L, &err);
+  return 0;
+}
+
+/* b:set_glyph_masters(gid, {tree at master 1, ...}) (nil: the glyph does not vary) */
+static int l_builder_set_glyph_masters(lua_State *L) {
+  ct_font_builder_t *b = checkbuilder(L);
+  lua_Integer gid = luaL_checkinteger(L, 2), n, i;
+  ct_paint_t **trees;
+  ct_error_t err;
+  ct_status_t st;
+  luaL_argcheck(L, gid >= 0 && gid <= 0xFFFF, 2, "glyph id out of range");
+  if (lua_isnoneornil(L, 3)) {
+    if (ct_font_builder_set_glyph_masters(b, (unsigned)gid, NULL, &err)) return lct_raise(L, &err);
+    return 0;
+  }
+  luaL_checktype(L, 3, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 3);
+  luaL_argcheck(L, n >= 1 && n <= 255, 3, "1 to 255 trees expected");
+  trees = lua_newuserdatauv(L, (size_t)n * sizeof *trees, 0);
+  luaL_checkstack(L, (int)(2 * n + 4), "too many masters");
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    trees[i] = lct_topaint(L, lua_gettop(L), 3);   /* kept alive by the stack until set */
+  }
+  st = ct_font_builder_set_glyph_masters(b, (unsigned)gid, trees, &err);
+  if (st) return lct_raise(L, &err);
   return 0;
 }
 
@@ -379,6 +467,8 @@ static int l_list_dir(lua_State *L) {
 static const luaL_Reg builder_methods[] = {
   { "set_palettes", l_builder_set_palettes },
   { "set_glyph", l_builder_set_glyph },
+  { "set_axes", l_builder_set_axes },
+  { "set_glyph_masters", l_builder_set_glyph_masters },
   { "set_family", l_builder_set_family },
   { "write", l_builder_write },
   { "close", l_builder__gc },

@@ -7,7 +7,8 @@
 -- ITEMS: strings separated by ','; SOURCE: a font file, or "stack:FONT=COLOR;FONT=COLOR;..."
 -- (lead 2 with three layers or more, else 1).  Options: size=48, palette=N (a font's
 -- palette), recolor=#RRGGBB:#RRGGBB;... (palette 0's entries of that color overridden),
--- filter=SPEC (drawn through a document and the filter, one frame per cell).
+-- filter=SPEC (drawn through a document and the filter, one frame per cell),
+-- variations=TAG=V,... (a variable font's location).
 local ct = require "chromatype"
 local out, cols, items, source = arg[1], tonumber(arg[2]), arg[3], arg[4]
 assert(out and cols and items and source, "usage: draw.lua OUT.png COLS ITEMS SOURCE [key=value...]")
@@ -38,6 +39,7 @@ if source:match("^stack:") then
   font = ct.stack(layers)
 else
   font = assert(ct.open_font(source))
+  if o.variations then assert(font:set_variations(o.variations)) end
 end
 
 local overrides

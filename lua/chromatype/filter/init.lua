@@ -187,7 +187,12 @@ function M.run(tree, filters, seed, time)
     or time.frame_number < 0 then
     argerr("run", 4, "a time {t = seconds, frame_number = integer from 0} expected")
   end
-  for _, f in ipairs(filters) do tree = run_filter(tree, f, seed, time) end
+  for _, f in ipairs(filters) do
+    if f.ranged then
+      error(("filter '%s': a range (LO..HI@TAG) is an effect axis of a font (chromatype font --axis), not drawn"):format(f.spec), 0)
+    end
+    tree = run_filter(tree, f, seed, time)
+  end
   return tree
 end
 

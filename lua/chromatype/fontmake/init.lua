@@ -34,7 +34,8 @@ local palette = require "chromatype.palette"
 local M = {}
 
 local OPTS = { formats = true, text = true, family = true, woff2 = true, palettes = true, palette_type = true,
-  filters = true, seed = true, glyphs = true, glyph = true, labels = true, stack_name = true }
+  filters = true, seed = true, glyphs = true, glyph = true, labels = true, stack_name = true, axes = true,
+  masters = true, report = true }
 
 local function argerr(n, msg)
   error(("bad argument #%d to 'save_font' (%s)"):format(n, msg), 3)
@@ -299,6 +300,8 @@ local function from_filters(font, filters, opts)
       local fl, err = filter.load(f)
       if not fl then error(err, 0) end
       list[i] = fl
+    elseif type(f) == "table" and f.ranged then
+      error(("filter '%s': a range (LO..HI@TAG) needs an axis: axes = {'TAG=MIN:DEFAULT:MAX'} (--axis)"):format(f.spec), 0)
     elseif type(f) == "table" and f.funcs then list[i] = f
     elseif type(f) == "table" then list[i] = filter.new(f, nil, "filter " .. i)
     else error(("filters[%d]: a filter spec, a loaded filter or a table of functions expected"):format(i), 0) end
@@ -309,7 +312,7 @@ local function from_filters(font, filters, opts)
   for gid = 1, n - 1 do
     if not opts.keep or opts.keep[gid] then
       local t = filter.bake(list, font, gid, by_gid[gid] and utf8.char(by_gid[gid]) or "", opts.seed or 0)
-      if not same_tree(t, font:paint(gid)) then trees[gid] = t end   -- else left as it is
+      if opts.all or not same_tree(t, font:paint(gid)) then trees[gid] = t end   -- else left as it is
     end
   end
   return trees
@@ -388,7 +391,9 @@ local function save(source, path, opts)
     for _, gid in ipairs(lead:closure(opts.text)) do keep[gid] = true end
   end
   local b = assert(core.font_builder(lead))
-  local trees, base, labels = {}, nil, {}
+  local trees, base, labels, var = {}, nil, {}, nil
+  if s and opts.axes ~= nil then error("axes: effect axes go with filters baked into a font, not with a stack", 0) end
+  if opts.masters ~= nil and opts.axes == nil then error("masters: goes with axes", 0) end
 
   if s then
     trees, base, labels = from_stack(s, b, opts, keep)
@@ -398,7 +403,18 @@ local function save(source, path, opts)
   else
     base = lead:palettes()
     for i, v in ipairs(lead:entry_labels()) do labels[i] = v or nil end
-    if opts.filters and #opts.filters > 0 then trees = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep }) end
+    if opts.axes ~= nil then
+      -- effects as axes: the filters baked at the default and at each master
+      if not (opts.filters and #opts.filters > 0) then
+        error("axes: no filter to vary (filters with a range: offset=0.02em..0.12em@EXTR)", 0)
+      end
+      if opts.report ~= nil and type(opts.report) ~= "function" then error("report: a function(line) expected", 0) end
+      trees, var = require("chromatype.fontmake.axes").bake(lead, opts.filters, opts, function(list)
+        return from_filters(lead, list, { seed = opts.seed, keep = keep, all = true })
+      end, opts.report)
+    elseif opts.filters and #opts.filters > 0 then
+      trees = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep })
+    end
   end
   -- paint trees given glyph by glyph
   local names = {}
@@ -465,6 +481,10 @@ local function save(source, path, opts)
     end
   end
   if s and not any then error("the stack has no glyph to write", 0) end
+  if var then
+    b:set_axes(var.axes, var.masters)
+    for gid, list in pairs(var.trees) do b:set_glyph_masters(gid, list) end
+  end
   local family = opts.family
   if family == nil and any then family = lead:info().family .. (s and " Chromatic" or " Color") end
   if family ~= nil then
@@ -605,9 +625,14 @@ function M.cli(t)
       labels = labels or {}
       labels[tonumber(i)] = text
     end
+    local axes
+    if t.axes and #t.axes > 0 then axes = t.axes end
+    if t.masters and not axes then error("--masters goes with --axis", 0) end
     return save(source, t.output, { labels = labels, formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
       palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,
-      stack_name = t.stack_name })
+      stack_name = t.stack_name, axes = axes, masters = t.masters, report = axes and function(line)
+        core.write_stderr("chromatype: ", line, "\n")
+      end })
   end)
   if not ok then return nil, tostring(res) end
   return res, err
