@@ -354,6 +354,50 @@ return {
       end
     end
   end },
+  { "effects as axes: a range of a filter option baked along an axis (COLRv1, fvar)", function()
+    local out, lines = tmpname(".ttf"), {}
+    local spec = ready("shadow") .. ":steps=4,offset=0.02em 0.02em..0.1em 0.1em@DPTH,color=#7f1d1d"
+    assert(ct.save_font(BUNGEE, out, { filters = { spec }, text = "AB", report = function(l) lines[#lines + 1] = l end,
+      axes = { { tag = "DPTH", min = 0, default = 0, max = 10, name = "Depth" } } }))
+    eq(#lines, 1)
+    assert(lines[1]:find("axis DPTH %(Depth%): baked at 2 points; the effect is linear"), lines[1])
+    local f = assert(ct.open_font(out))
+    local ax = f:axes()
+    eq(#ax, 1)
+    eq(ax[1].tag, "DPTH")
+    eq(ax[1].max, 10)
+    assert(has(f, "COLRv1"))
+    -- the font at DPTH=5 draws as the filter at offset 0.06em; its ends differ
+    local filter = require "chromatype.filter"
+    local function page(font, filters)
+      local doc = document.new { size = { 360, 120 }, margin = 0, background = "#ffffff" }
+      doc:style("default", { font = font, size = 72, leading = 90 })
+      doc:page():frame { x = 20, y = 10, width = 340, height = 110 }:text("AB")
+      local p = tmpname(".png")
+      assert(doc:render { filters = filters }:write(p, { dpi = 72 }))
+      return p
+    end
+    local at0 = page(f, {})
+    assert(f:set_variations("DPTH=5"))
+    local at5 = page(f, {})
+    -- as the filter at 0.06em baked into a static font (which draws as the filter does, above)
+    local static = tmpname(".ttf")
+    assert(ct.save_font(BUNGEE, static, { filters = { ready("shadow") .. ":steps=4,offset=0.06em 0.06em,color=#7f1d1d" },
+      text = "AB" }))
+    local d = mae(at5, page(assert(ct.open_font(static)), {}))
+    assert(d < 0.02, ("DPTH=5 vs the filter at 0.06em baked: MAE %.3f"):format(d))
+    assert(mae(at0, at5) > 1, "DPTH=0 and DPTH=5 draw alike")
+    -- misuse: an axis without a range, a range without an axis, masters without axes
+    local ok, err = ct.save_font(BUNGEE, tmpname(".ttf"), { filters = { ready("shadow") }, axes = { "DPTH=0:10" } })
+    eq(ok, nil)
+    assert(err:find("axis DPTH: no filter option ranges over it"), err)
+    ok, err = ct.save_font(BUNGEE, tmpname(".ttf"), { filters = { spec }, masters = 3 })
+    eq(ok, nil)
+    assert(err:find("masters: goes with axes"), err)
+    ok, err = ct.save_font(BUNGEE, tmpname(".ttf"), { filters = { spec }, axes = { "DPTH=0:10" }, masters = 1 })
+    eq(ok, nil)
+    assert(err:find("masters: an integer from 2 to 17"), err)
+  end },
   { "misuse raises: unknown options, bad sources, bad formats", function()
     checkerr("unknown option 'colours'", ct.save_font, COLR0, "x.ttf", { colours = 1 })
     checkerr("a Font, a Stack or a font path expected", ct.save_font, 42, "x.ttf")

@@ -1,0 +1,151 @@
+#!/bin/sh
+# test_font_axes.sh: effects as variable axes (chromatype font --axis, docs/fonts.md).  The
+# fonts of tests/fontmake/axes.sh (an extrusion whose depth is an axis; a gradient whose
+# angle is one, baked at four masters) are read back by ots-sanitize and fontTools (fvar,
+# STAT, the COLR variation store, PaintVar* records), drawn by chromatype at five places of
+# each axis against chromatype drawing the filters at the same values (exact at the masters)
+# and against Chromium's drawings of the fonts (tests/fontmake/ref-axes/, made by
+# make_axis_refs.sh); then the refusals.
+SUITE=font_axes
+. tests/cli/lib.sh
+B=${CT_BUILD:-build}
+CT=$B/chromatype
+CMP=$B/tests/imgcmp
+PY=/usr/bin/python3
+dir=tests/fontmake
+REF=$dir/ref-axes
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+. "$dir/fonts.sh"
+. "$dir/axes.sh"
+
+if out=$(export_axis_fonts "$CT" "$t" 2>&1); then ok; else bad "export_axis_fonts: $out $(cat "$t"/*.report)"; fi
+if (sums=$(pwd)/$REF/SHA256SUMS && cd "$t" && sha256sum --quiet -c "$sums") > "$t/sums" 2>&1; then ok
+else bad "the fonts differ from those $REF was made from (run $dir/make_axis_refs.sh): $(head -3 "$t/sums")"; fi
+expect 0 "" grep -q "axis EXTR (Extrusion): baked at 2 points; the effect is linear between them" "$t/bungee-extrude-axis.report"
+expect 0 "" grep -q "axis GANG (Gradient angle): baked at 4 points; sampled: halfway between them the font is up to" \
+  "$t/bungee-gradient-axis.report"
+if command -v ots-sanitize > /dev/null 2>&1; then
+  for f in $AXIS_FONTS; do expect 0 "" ots-sanitize "$t/$f.ttf"; done
+else bad "ots-sanitize missing (Debian opentype-sanitizer)"; fi
+
+# fontTools: the axis, its name, STAT, the variation store and the variable paints
+readback() {   # FONT TAG MIN DEFAULT MAX NAME MASTERS FORMATS
+  $PY - "$@" <<'PY'
+import sys
+from fontTools.ttLib import TTFont
+path, tag, lo, de, hi, name, masters, formats = sys.argv[1:]
+f = TTFont(path)
+for k in f.keys():
+    if k != "GlyphOrder":
+        f[k]
+ax = f["fvar"].axes
+assert [a.axisTag for a in ax] == [tag], ax
+a = ax[0]
+assert (a.minValue, a.defaultValue, a.maxValue) == (float(lo), float(de), float(hi)), (a.minValue, a.defaultValue, a.maxValue)
+assert f["name"].getDebugName(a.axisNameID) == name, f["name"].getDebugName(a.axisNameID)
+st = f["STAT"].table
+assert [r.AxisTag for r in st.DesignAxisRecord.Axis] == [tag]
+c = f["COLR"].table
+vs = c.VarStore
+assert vs is not None, "no ItemVariationStore"
+assert vs.VarRegionList.RegionCount == int(masters), vs.VarRegionList.RegionCount
+assert vs.VarData[0].ItemCount > 0
+seen = set()
+def walk(p, depth=0):
+    seen.add(p.Format)
+    for k in ("Paint", "SourcePaint", "BackdropPaint"):
+        if hasattr(p, k) and getattr(p, k) is not None:
+            walk(getattr(p, k), depth + 1)
+    if p.Format == 1:
+        for i in range(p.FirstLayerIndex, p.FirstLayerIndex + p.NumLayers):
+            walk(c.LayerList.Paint[i], depth + 1)
+for r in c.BaseGlyphList.BaseGlyphPaintRecord:
+    walk(r.Paint)
+for want in formats.split(","):
+    assert int(want) in seen, "no paint of format %s (formats %s)" % (want, sorted(seen))
+print("ok")
+PY
+}
+expect 0 "^ok" readback "$t/bungee-extrude-axis.ttf" EXTR 0 0 100 Extrusion 1 15
+expect 0 "^ok" readback "$t/bungee-gradient-axis.ttf" GANG 0 0 90 "Gradient angle" 3 5
+expect 0 "EXTR" "$CT" info "$t/bungee-extrude-axis.ttf"
+
+# chromatype's drawing of the font at a place of its axis against its drawing of the filter
+# there; Chromium's drawing of the font against the filter too
+drawn() {   # NAME FONT TAG VALUE FILTER LIMITS
+  name=$1 font=$2 tag=$3 v=$4 filt=$5 lim=$6
+  if ! out=$("$CT" "$dir/draw.lua" "$t/$name-font.png" 6 "$BUNGEE_TEXT" "$t/$font.ttf" "variations=$tag=$v" 2>&1) ||
+     ! out=$("$CT" "$dir/draw.lua" "$t/$name-filter.png" 6 "$BUNGEE_TEXT" "$REGULAR" "filter=$filt" 2>&1); then
+    bad "draw $name: $out"
+    return
+  fi
+  # shellcheck disable=SC2086
+  if r=$("$CMP" "$t/$name-font.png" "$t/$name-filter.png" $lim); then ok
+  else bad "$name: chromatype's drawing of the font vs of the filter: $r (limits $lim)"; fi
+  if r=$("$CMP" "$REF/$name.png" "$t/$name-filter.png" --max-mae 0.6 --max-percent 0.3 --min-psnr 36); then ok
+  else bad "$name: Chromium's drawing of the font vs chromatype's of the filter: $r"; fi
+}
+EXACT="--max-mae 0.1 --max-percent 0 --min-psnr 48"
+for v in $EXTR_VALUES; do
+  o=$($PY -c "import sys; print('%.4gem' % (0.02 + 0.1 * float(sys.argv[1]) / 100))" "$v")
+  drawn "extrude-EXTR$v" bungee-extrude-axis EXTR "$v" "$(EXTRUDE_AT "$o")" "$EXACT"
+done
+for v in $GANG_VALUES; do
+  # the masters (0 30 60 90) exactly; 45 halfway between two, as the font blends them
+  case $v in 45) lim="--max-mae 0.5 --max-percent 0.1 --min-psnr 40" ;; *) lim=$EXACT ;; esac
+  drawn "gradient-GANG$v" bungee-gradient-axis GANG "$v" "$(GRADIENT_AT "$v")" "$lim"
+done
+# the font does vary: its ends differ
+if "$CMP" "$t/extrude-EXTR0-font.png" "$t/extrude-EXTR100-font.png" > /dev/null; then bad "EXTR=0 and EXTR=100 draw alike"; else ok; fi
+
+# a filter of one's own: an alpha along an axis is PaintVarSolid; a hue is refused
+cat > "$t/fade.lua" <<'LUA'
+local filter = require "chromatype.filter"
+local o = filter.options(..., "fade")
+local alpha = o:number("alpha", 1, 0, 1)
+local hue = o:number("hue", nil, 0, 360)
+o:check()
+local function fade(p)
+  if type(p) ~= "table" then return end
+  if p.kind == "solid" then p.color = { rgba = "#000000", alpha = alpha } end
+  for _, k in ipairs({ "child", "source", "backdrop" }) do fade(p[k]) end
+  for _, c in ipairs(p.children or {}) do fade(c) end
+end
+return { Layer = function(layer)
+  layer.color = hue and ("hsl(%g, 80%%, 45%%)"):format(hue) or "#1d3557"
+  fade(layer.paint)
+end }
+LUA
+expect 0 "axis FADE (Fade): baked at 2 points; the effect is linear" "$CT" font "$REGULAR" -f "$t/fade.lua:alpha=0.2..1@FADE" \
+  --axis 'FADE=0:100:100,name=Fade' --text AB -o "$t/fade.ttf"
+expect 0 "^ok" readback "$t/fade.ttf" FADE 0 100 100 Fade 1 3
+if "$CT" "$dir/draw.lua" "$t/fade0.png" 2 "A,B" "$t/fade.ttf" variations=FADE=0 > "$t/out" 2>&1 &&
+   "$CT" "$dir/draw.lua" "$t/fade0-f.png" 2 "A,B" "$REGULAR" "filter=$t/fade.lua:alpha=0.2" >> "$t/out" 2>&1 &&
+   r=$("$CMP" "$t/fade0.png" "$t/fade0-f.png" $EXACT); then ok
+else bad "fade at FADE=0 vs the filter at alpha 0.2: $r $(cat "$t/out")"; fi
+expect 1 "a color changes" "$CT" font "$REGULAR" -f "$t/fade.lua:hue=0..120@HUEA" --axis 'HUEA=0:100' --text A -o "$t/no.ttf"
+
+# ---- refusals: one line, exit 1, no font --------------------------------------------------
+x=$t/no.ttf
+expect 1 "shadow: color: a range needs numbers of one form at both ends" "$CT" font "$REGULAR" \
+  -f 'shadow:color=#333333..#ffffff@EXTR' --axis 'EXTR=0:100' -o "$x"
+expect 1 "a filter option ranges over EXTR, but there is no axis EXTR" "$CT" font "$REGULAR" \
+  -f 'shadow:offset=0.02em..0.1em@EXTR' --axis 'DPTH=0:100' -o "$x"
+expect 1 "axis DPTH: no filter option ranges over it" "$CT" font "$REGULAR" \
+  -f 'shadow:offset=0.02em..0.1em@EXTR' --axis 'EXTR=0:100' --axis 'DPTH=0:100' -o "$x"
+expect 1 "a range (LO..HI@TAG) needs an axis" "$CT" font "$REGULAR" -f 'shadow:offset=0.02em..0.1em@EXTR' -o "$x"
+expect 1 "the number of layers changes" "$CT" font "$REGULAR" -f 'shadow:steps=2..8@EXTR' --axis 'EXTR=0:100' \
+  --masters 7 --text A -o "$x"
+expect 1 "axis wdth: .* has an axis wdth already" "$CT" font tests/fonts/ct-wdth.ttf \
+  -f 'shadow:offset=0.02em..0.1em@wdth' --axis 'wdth=0:100' -o "$x"
+expect 1 "axis EXTR: MIN <= DEFAULT <= MAX" "$CT" font "$REGULAR" -f 'shadow:offset=0.02em..0.1em@EXTR' \
+  --axis 'EXTR=100:0' -o "$x"
+expect 1 "COLRv1 alone" "$CT" font "$REGULAR" -f 'shadow:offset=0.02em..0.1em@EXTR' --axis 'EXTR=0:100' \
+  --format colr0 --text A -o "$x"
+expect 2 "masters" "$CT" font "$REGULAR" -f 'shadow:offset=0.02em..0.1em@EXTR' --axis 'EXTR=0:100' --masters 1 -o "$x"
+printf '<document size="40mm x 20mm"><page><frame><p>Hi</p></frame></page></document>\n' > "$t/doc.xml"
+expect 1 "is an effect axis of a font" "$CT" -f 'shadow:offset=0.02em..0.1em@EXTR' "$t/doc.xml" -o "$t/p.png"
+[ ! -e "$t/p.png" ] && ok || bad "a refused document left a PNG"
+[ ! -e "$x" ] && ok || bad "a refused run left a font"
+finish
