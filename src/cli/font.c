@@ -47,6 +47,8 @@ static const char usage_font[] =
   "  --family NAME              the family name (default: the lead's + \" Chromatic\" or \" Color\")\n"
   "  --variations 'TAG=V,...'   instance the lead (and layer) fonts that have these axes\n"
   "  --seed N                   the seed the filters see\n"
+  "  --specimen OUT.html        also a specimen page of the font (every palette, a slider per\n"
+  "                             axis, the axes animated; the font inside the page)\n"
   "Effects as axes: a filter option LO..HI@TAG varies along the axis TAG (a variable COLRv1 font):\n"
   "  --axis 'TAG=MIN:DEFAULT:MAX[,name=NAME]'  an axis (repeatable; TAG=MIN:MAX: the default is MIN)\n"
   "  --masters N                the filters are baked at N points an axis, its ends included\n"
@@ -153,7 +155,7 @@ static void push_art(lua_State *L, const art_opts_t *t) {
 int cmd_font(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_font, NULL };
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
-  const char *family = NULL, *variations = NULL;
+  const char *family = NULL, *variations = NULL, *specimen = NULL;
   art_opts_t art;
   const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS], *axes[MAX_SPECS];
   unsigned nlayers = 0, npalettes = 0, nlabels = 0, naxes = 0;
@@ -214,6 +216,9 @@ int cmd_font(int argc, char **argv) {
       family = o.value;
     } else if (opt_is(&o, a, "--variations", 1)) {
       variations = o.value;
+    } else if (opt_is(&o, a, "--specimen", 1)) {
+      if (!o.value[0]) die(EXIT_USAGE, "--specimen needs an HTML file");
+      specimen = o.value;
     } else if (opt_is(&o, a, "--axis", 1)) {
       add_spec("--axis", o.value, axes, &naxes);
     } else if (opt_is(&o, a, "--masters", 1)) {
@@ -236,8 +241,8 @@ int cmd_font(int argc, char **argv) {
   if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
                     art.keep_going || art.flatten))
     die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
-  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters))
-    die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis and --masters do not go with --svg");
+  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters || specimen))
+    die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis, --masters and --specimen do not go with --svg");
   if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
     die(EXIT_USAGE, "font: --ascent must be above --descent");
   if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
@@ -268,6 +273,7 @@ int cmd_font(int argc, char **argv) {
     set_str(L, "text", text);
     set_str(L, "family", family);
     set_str(L, "variations", variations);
+    set_str(L, "specimen", specimen);
     if (lead) {
       lua_pushinteger(L, lead);
       lua_setfield(L, -2, "lead");

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "l_aux.h"
 #include "l_core.h"
 #include "l_xml.h"
@@ -307,6 +308,45 @@ static int l_remove_temp(lua_State *L) {
   return 1;
 }
 
+/* write_file(path, data) -> true, or nil and a message: the bytes written to a temporary
+   file beside path, then renamed (never a half-written file). */
+static int l_write_file(lua_State *L) {
+  const char *path = lct_checkpath(L, 1);
+  size_t len;
+  const char *data = luaL_checklstring(L, 2, &len);
+  ct_error_t err;
+  if (ct_file_write_atomic(path, data, len, &err) != CT_OK) return lct_pusherror(L, &err);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* base64(s) -> the standard Base64 of the bytes (RFC 4648, padded), for data: URLs. */
+static int l_base64(lua_State *L) {
+  static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t n, i, o = 0;
+  const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1, &n);
+  luaL_Buffer b;
+  char *out;
+  luaL_argcheck(L, n <= ((size_t)1 << 30), 1, "over 1 GB");
+  out = luaL_buffinitsize(L, &b, (n + 2) / 3 * 4 + 1);
+  for (i = 0; i + 2 < n; i += 3) {
+    uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
+    out[o++] = abc[v >> 18];
+    out[o++] = abc[(v >> 12) & 63];
+    out[o++] = abc[(v >> 6) & 63];
+    out[o++] = abc[v & 63];
+  }
+  if (i < n) {
+    uint32_t v = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
+    out[o++] = abc[v >> 18];
+    out[o++] = abc[(v >> 12) & 63];
+    out[o++] = i + 1 < n ? abc[(v >> 6) & 63] : '=';
+    out[o++] = '=';
+  }
+  luaL_pushresultsize(&b, o);
+  return 1;
+}
+
 /* write_stdout(s ...), write_stderr(s ...): strings (or numbers) to the stream, flushed. */
 static int write_to(lua_State *L, FILE *f) {
   int i, n = lua_gettop(L);
@@ -380,6 +420,8 @@ static const luaL_Reg core_funcs[] = {
   { "make_dirs", l_make_dirs },
   { "remove_temp", l_remove_temp },
   { "write_stdout", l_write_stdout },
+  { "write_file", l_write_file },
+  { "base64", l_base64 },
   { "write_stderr", l_write_stderr },
   { "random_seed", l_random_seed },
   { "set_threads", l_set_threads },

@@ -106,6 +106,9 @@ end
 --- run on each page as it is typeset, so a long PDF is written page by page; their
 --- ctx.document then holds that page alone.
 function M.needs_document(f)
+  if f.ranged then
+    error(("filter '%s': a range (LO..HI@TAG) is an effect axis of a font (chromatype font --axis), not drawn"):format(f.spec), 0)
+  end
   return f.funcs.Document ~= nil or f.funcs.whole_document == true
 end
 

@@ -192,6 +192,8 @@ local function deviation(a, b, c, t, depth)
     elseif type(v) == "table" then
       local d = deviation(a[k], v, c[k], t, depth + 1)
       if d > worst then worst = d end
+    elseif a[k] ~= v or c[k] ~= v then
+      return math.huge   -- a color, a kind, a glyph that changes
     end
   end
   return worst
@@ -267,7 +269,9 @@ function M.bake(lead, filters, opts, bake, report)
     local worst = 0
     for i = 1, #pts - 1 do
       local mid = (pts[i].v + pts[i + 1].v) / 2
-      local mt = bake(M.filters_at(tpl, by, loc_of({ [a.tag] = mid })))
+      -- a filter may refuse a value halfway (an integer option): then another shape
+      local okm, mt = pcall(bake, M.filters_at(tpl, by, loc_of({ [a.tag] = mid })))
+      if not okm then mt = {} end
       for gid in pairs(varying) do
         local d = mt[gid] and deviation(pts[i].trees[gid], mt[gid], pts[i + 1].trees[gid], 0.5, 0) or math.huge
         if d > worst then worst = d end

@@ -35,7 +35,7 @@ local M = {}
 
 local OPTS = { formats = true, text = true, family = true, woff2 = true, palettes = true, palette_type = true,
   filters = true, seed = true, glyphs = true, glyph = true, labels = true, stack_name = true, axes = true,
-  masters = true, report = true }
+  masters = true, report = true, specimen = true }
 
 local function argerr(n, msg)
   error(("bad argument #%d to 'save_font' (%s)"):format(n, msg), 3)
@@ -491,7 +491,15 @@ local function save(source, path, opts)
     if type(family) ~= "string" or family == "" then error("family: a name expected", 0) end
     b:set_family(family)
   end
-  return b:write(path, { formats = formats, text = opts.text, woff2 = opts.woff2 })
+  if opts.specimen ~= nil and (type(opts.specimen) ~= "string" or opts.specimen == "") then
+    error("specimen: the path of an HTML file expected", 0)
+  end
+  local ok, err = b:write(path, { formats = formats, text = opts.text, woff2 = opts.woff2 })
+  if ok and opts.specimen then
+    ok, err = require("chromatype.fontmake.specimen").write(path, opts.specimen, { text = opts.text })
+    if not ok then err = "specimen: " .. tostring(err) end
+  end
+  return ok, err
 end
 
 --- Writes a color font (see the module's description); returns true, or nil and a message.
@@ -630,7 +638,7 @@ function M.cli(t)
     if t.masters and not axes then error("--masters goes with --axis", 0) end
     return save(source, t.output, { labels = labels, formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
       palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,
-      stack_name = t.stack_name, axes = axes, masters = t.masters, report = axes and function(line)
+      stack_name = t.stack_name, axes = axes, masters = t.masters, specimen = t.specimen, report = axes and function(line)
         core.write_stderr("chromatype: ", line, "\n")
       end })
   end)
