@@ -39,6 +39,10 @@ run "$B/chromatype" font tests/fonts/ct-colr0-cff.otf -f 'shadow:steps=3' -o "$T
 run "$B/chromatype" font tests/fonts/ct-colr1.ttf --format svg --text "$(printf '\356\200\200\356\200\201\356\200\207')" -o "$T/h.ttf"
 # fonts from artwork: the committed Twemoji files read in parallel, COLRv1 and OT-SVG
 run "$B/chromatype" font --svg tests/artwork/twemoji --format colr1,svg -o "$T/art.ttf"
+# an effect axis (masters, a variable COLRv1 through hb-subset), its specimen, drawn at a place
+run "$B/chromatype" font examples/fonts/bungee-latin.woff2 -f 'shadow:steps=4,offset=0.02em..0.1em@EXTR' \
+  --axis 'EXTR=0:100' --masters 3 --text AB -o "$T/axis.ttf" --specimen "$T/axis.html"
+run "$B/chromatype" view "$T/axis.ttf" AB --variations=EXTR=40 -o "$T/axis.png"
 run "$B/chromatype" tests/lua/run.lua
 # the sandbox: a confined child forked by the command (valgrind knows neither Landlock nor
 # seccomp, so the run says so and goes on with the path rules), a font read, a PNG written
