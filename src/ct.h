@@ -729,6 +729,13 @@ ct_status_t ct_font_builder_set_axes(ct_font_builder_t *builder, const ct_axis_t
    the glyph does not vary. */
 ct_status_t ct_font_builder_set_glyph_masters(ct_font_builder_t *builder, unsigned gid, ct_paint_t *const *trees,
                                               ct_error_t *err);
+/* A randomized font: `n` variants of lead glyph `base`, each drawn by its tree (takes new
+   references), appended as glyphs after the lead's (their outlines and advances the base's,
+   for renderers without color); GSUB gets calt (a run's glyphs cycle through the base and
+   its variants) and rand (the variants as alternates).  Every base has the same number of
+   variants and comes in ascending order; not with axes.  *first: the first variant's id. */
+ct_status_t ct_font_builder_add_variants(ct_font_builder_t *builder, unsigned base, ct_paint_t *const *trees,
+                                         unsigned n, unsigned *first, ct_error_t *err);
 void ct_font_write_options_init(ct_font_write_options_t *opts);
 /* The glyphs a subset of `font` for the UTF-8 `text` keeps (hb-subset's closure through
    GSUB and the color tables), ascending, .notdef first: writes up to `max` ids and returns

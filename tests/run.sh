@@ -38,6 +38,7 @@ run sh tests/cli/test_font.sh
 run sh tests/cli/test_font_artwork.sh
 run sh tests/cli/test_font_axes.sh
 run sh tests/cli/test_font_specimen.sh
+run sh tests/cli/test_font_randomize.sh
 run sh tests/cli/test_artwork_strokes.sh
 run sh tests/cli/test_artwork_twemoji.sh
 run sh tests/cli/test_realfonts.sh

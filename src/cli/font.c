@@ -47,6 +47,9 @@ static const char usage_font[] =
   "  --family NAME              the family name (default: the lead's + \" Chromatic\" or \" Color\")\n"
   "  --variations 'TAG=V,...'   instance the lead (and layer) fonts that have these axes\n"
   "  --seed N                   the seed the filters see\n"
+  "  --randomize N              bake N more variants of each glyph, the filters drawing from a\n"
+  "                             random stream (misregistration, alternates...): GSUB calt cycles a\n"
+  "                             run through them, so repeated letters differ; rand offers them\n"
   "  --specimen OUT.html        also a specimen page of the font (every palette, a slider per\n"
   "                             axis, the axes animated; the font inside the page)\n"
   "Effects as axes: a filter option LO..HI@TAG varies along the axis TAG (a variable COLRv1 font):\n"
@@ -159,7 +162,7 @@ int cmd_font(int argc, char **argv) {
   art_opts_t art;
   const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS], *axes[MAX_SPECS];
   unsigned nlayers = 0, npalettes = 0, nlabels = 0, naxes = 0;
-  long lead = 0, masters = 0;
+  long lead = 0, masters = 0, randomize = 0;
   lua_State *L;
   int status;
 
@@ -221,6 +224,8 @@ int cmd_font(int argc, char **argv) {
       specimen = o.value;
     } else if (opt_is(&o, a, "--axis", 1)) {
       add_spec("--axis", o.value, axes, &naxes);
+    } else if (opt_is(&o, a, "--randomize", 1)) {
+      randomize = parse_long("--randomize", o.value, 1, 64);
     } else if (opt_is(&o, a, "--masters", 1)) {
       masters = parse_long("--masters", o.value, 2, 17);
     } else if (take_art_option(&o, a, &art)) {
@@ -241,8 +246,8 @@ int cmd_font(int argc, char **argv) {
   if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
                     art.keep_going || art.flatten))
     die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
-  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters || specimen))
-    die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis, --masters and --specimen do not go with --svg");
+  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters || specimen || randomize))
+    die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis, --masters, --randomize and --specimen do not go with --svg");
   if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
     die(EXIT_USAGE, "font: --ascent must be above --descent");
   if (cli_run_opts.watch) die(EXIT_USAGE, "font: --watch is for scripts and documents");
@@ -285,6 +290,10 @@ int cmd_font(int argc, char **argv) {
     if (masters) {
       lua_pushinteger(L, masters);
       lua_setfield(L, -2, "masters");
+    }
+    if (randomize) {
+      lua_pushinteger(L, randomize);
+      lua_setfield(L, -2, "randomize");
     }
     push_art(L, &art);
     status = lua_pcall(L, 1, 0, 0);

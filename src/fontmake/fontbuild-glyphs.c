@@ -415,3 +415,15 @@ nomem:
   ct_set_error(s->err, CT_ERR_NOMEM, "out of memory");
   return 0;
 }
+
+int ct_build_variant_glyphs(ct_build_t *s) {
+  const ct_font_builder_t *b = s->b;
+  unsigned j, k;
+  char suffix[32];
+  for (j = 0; j < b->nvbases; j++)
+    for (k = 0; k < b->nvariants; k++) {
+      snprintf(suffix, sizeof suffix, ".rand%u", k + 1);
+      if (!add_converted(s, b->lead, b->vbase[j], NULL, suffix)) return 0;
+    }
+  return 1;
+}

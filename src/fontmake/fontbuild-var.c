@@ -42,6 +42,7 @@ ct_status_t ct_font_builder_set_axes(ct_font_builder_t *b, const ct_axis_t *axes
   unsigned a, j, k;
   free_axes(b);
   if (naxes == 0) return CT_OK;
+  if (b->nvbases) return ct_set_error(err, CT_ERR_INVALID_ARG, "effect axes and variants do not go together (one or the other)");
   if (naxes > 16) return ct_set_error(err, CT_ERR_INVALID_ARG, "axes: at most 16, got %u", naxes);
   if (nmasters == 0 || nmasters > 255) return ct_set_error(err, CT_ERR_INVALID_ARG, "masters: 1 to 255, got %u", nmasters);
   for (a = 0; a < naxes; a++) {

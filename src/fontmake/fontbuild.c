@@ -99,6 +99,8 @@ void ct_font_builder_destroy(ct_font_builder_t *b) {
   if (!b) return;
   free_palettes(b);
   ct_build_free_axes(b);
+  free(b->vbase);
+  free(b->vgid);
   for (i = 0; i < b->ntrees && b->trees; i++) ct_paint_destroy(b->trees[i]);
   free(b->trees);
   free(b->family);
@@ -222,6 +224,7 @@ static ct_status_t read_lead(write_t *w) {
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {
       uint32_t t = (uint32_t)tag;
       if (!ct_table_copied(t, w->keep, w->regenerate)) continue;
+      if (w->b->nvbases && t == TAG('G', 'S', 'U', 'B')) continue;   /* written anew with the variants */
       if ((st = ct_tables_copy(&w->tables, &w->ntables, lead, t, w->err))) return st;
     }
   }
@@ -243,7 +246,24 @@ static ct_status_t add_glyphs(write_t *w) {
   if (!ct_build_lead_glyphs(&w->s, w->regenerate, &w->glyf, &w->loca, &w->hmtx,
                             ct_rd16(w->hhea.p + 34) ? ct_rd16(w->hhea.p + 34) : 1, long_loca))
     return w->err ? w->err->status : CT_ERR_NOMEM;
+  if (w->b->nvbases && !ct_build_variant_glyphs(&w->s)) return w->err ? w->err->status : CT_ERR_NOMEM;
   return CT_OK;
+}
+
+/* A randomized font's GSUB: the lead's with calt and rand over the variants. */
+static ct_status_t add_gsub(write_t *w) {
+  ct_table_t old;
+  ct_buf_t out = { 0 };
+  ct_status_t st;
+  if (!w->b->nvbases) return CT_OK;
+  old = ct_table_load(w->b->lead, TAG('G', 'S', 'U', 'B'));
+  st = ct_build_gsub_variants(w->b, &old, &out, w->err);
+  free(old.p);
+  if (st) {
+    ct_buf_free(&out);
+    return st;
+  }
+  return ct_tables_add(&w->tables, &w->ntables, TAG('G', 'S', 'U', 'B'), &out, w->err);
 }
 
 /* The color glyphs as COLR (v0, v1 or both; with no format asked, v0 if every glyph fits
@@ -471,13 +491,14 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
   }
   w.formats = o->formats;
   for (i = 0; i < b->ntrees; i++) w.ntrees += b->trees[i] != NULL;
-  w.keep = w.ntrees == 0 && w.formats == 0 && !b->naxes;
+  w.keep = w.ntrees == 0 && w.formats == 0 && !b->naxes && !b->nvbases;
   w.renamed = b->family != NULL;
 
   if ((st = read_lead(&w))) goto done;
   if (!w.keep) {
     /* the glyphs: the lead's, then those the color glyphs need */
-    if ((st = add_glyphs(&w)) || (st = add_colr(&w)) || (st = add_svg(&w)) || (st = glyph_tables(&w)))
+    if ((st = add_glyphs(&w)) || (st = add_colr(&w)) || (st = add_svg(&w)) || (st = glyph_tables(&w)) ||
+        (st = add_gsub(&w)))
       goto done;
   } else {
     ct_buf_t hd = { 0 };

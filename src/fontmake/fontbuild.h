@@ -26,6 +26,10 @@ struct ct_font_builder {
   unsigned     naxes, nmasters;
   double      *masters;
   ct_paint_t **mtrees;
+  /* a randomized font's variants (add_variants): nvbases lead glyphs, ascending, each with
+     nvariants variants at vgid[base index * nvariants + k], glyphs after the lead's */
+  unsigned     nlead, nvbases, nvariants, vbase_cap;
+  unsigned    *vbase, *vgid;
 };
 
 /* A copy of s (NULL: NULL), or NULL when out of memory. */
@@ -130,6 +134,14 @@ double *ct_build_normalized_masters(const ct_font_builder_t *b);
 /* fvar and STAT for the builder's axes (none: nothing), their names added to `ns`. */
 ct_status_t ct_build_var_tables(const ct_font_builder_t *b, ct_names_t *ns, ct_sfnt_table_t **tables, unsigned *ntables,
                                 ct_error_t *err);
+
+/* ---- fontbuild-gsub.c: a randomized font's features ------------------------------- */
+
+/* The lead's GSUB (old; p NULL: none) with calt (the variants in rotation) and rand (the
+   variants as alternates) added, into out. */
+ct_status_t ct_build_gsub_variants(const ct_font_builder_t *b, ct_table_t *old, ct_buf_t *out, ct_error_t *err);
+/* The variants' glyphs (copies of their bases' outlines and advances) appended to the set. */
+int ct_build_variant_glyphs(ct_build_t *s);
 
 /* The glyph set's post (names when s->names: format 2, else 3; the rest from the lead's),
    maxp (the lead's hinting limits when hinted), hmtx and hhea (from the lead's). */

@@ -7,6 +7,7 @@
 **   b:set_glyph(gid, tree)     b:set_family("Name")
 **   b:set_axes({ {tag = "EXTR", min = 0, default = 0, max = 100, name = "Extrusion"} }, { {EXTR = 100} })
 **   b:set_glyph_masters(gid, { tree at each master })
+**   b:add_variants(gid, { tree of each variant })   (a randomized font: GSUB calt and rand)
 **   b:write(path, { formats = { "colr0", "colr1", "svg" }, woff2 = false, text = "ABC" })
 ** and the builder of a font made from artwork (SVG drawings; chromatype.fontmake.artwork):
 **   local b, warnings = core.artwork_builder({ {name =, path = | data =, codepoints =, glyph_name =}, ...}, opts)
@@ -221,6 +222,29 @@ static int l_builder_set_glyph_masters(lua_State *L) {
   st = ct_font_builder_set_glyph_masters(b, (unsigned)gid, trees, &err);
   if (st) return lct_raise(L, &err);
   return 0;
+}
+
+/* b:add_variants(base, {tree, ...}) -> the first variant's glyph id: a randomized font's
+   variants of lead glyph `base` (ascending bases, the same count each). */
+static int l_builder_add_variants(lua_State *L) {
+  ct_font_builder_t *b = checkbuilder(L);
+  lua_Integer gid = luaL_checkinteger(L, 2), n, i;
+  ct_paint_t **trees;
+  unsigned first = 0;
+  ct_error_t err;
+  luaL_argcheck(L, gid >= 0 && gid <= 0xFFFF, 2, "glyph id out of range");
+  luaL_checktype(L, 3, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 3);
+  luaL_argcheck(L, n >= 1 && n <= 64, 3, "1 to 64 trees expected");
+  trees = lua_newuserdatauv(L, (size_t)n * sizeof *trees, 0);
+  luaL_checkstack(L, (int)(2 * n + 4), "too many variants");
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    trees[i] = lct_topaint(L, lua_gettop(L), 3);
+  }
+  if (ct_font_builder_add_variants(b, (unsigned)gid, trees, (unsigned)n, &first, &err)) return lct_raise(L, &err);
+  lua_pushinteger(L, first);
+  return 1;
 }
 
 static int l_builder_set_family(lua_State *L) {
@@ -469,6 +493,7 @@ static const luaL_Reg builder_methods[] = {
   { "set_glyph", l_builder_set_glyph },
   { "set_axes", l_builder_set_axes },
   { "set_glyph_masters", l_builder_set_glyph_masters },
+  { "add_variants", l_builder_add_variants },
   { "set_family", l_builder_set_family },
   { "write", l_builder_write },
   { "close", l_builder__gc },

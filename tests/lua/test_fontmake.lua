@@ -398,6 +398,31 @@ return {
     eq(ok, nil)
     assert(err:find("masters: an integer from 2 to 17"), err)
   end },
+  { "a randomized font: variants of each glyph, calt cycling a run through them", function()
+    local out = tmpname(".ttf")
+    assert(ct.save_font(BUNGEE, out, { filters = { ready("misregistration") .. ":amount=0.05em,per=glyph" },
+      randomize = 2, seed = 3, text = "AB" }))
+    local f = assert(ct.open_font(out))
+    local names = {}
+    for gid = 0, f:info().glyph_count - 1 do names[f:glyph_name(gid) or ""] = gid end
+    assert(names["A.rand1"] and names["A.rand2"] and names["B.rand2"] and not names["A.rand3"])
+    assert(f:alternates(f:glyph(65), "rand")[2], "no rand alternates")
+    -- the same seed gives the same font; another seed another
+    local again, other = tmpname(".ttf"), tmpname(".ttf")
+    assert(ct.save_font(BUNGEE, again, { filters = { ready("misregistration") .. ":amount=0.05em,per=glyph" },
+      randomize = 2, seed = 3, text = "AB" }))
+    assert(ct.save_font(BUNGEE, other, { filters = { ready("misregistration") .. ":amount=0.05em,per=glyph" },
+      randomize = 2, seed = 4, text = "AB" }))
+    local core = require "chromatype.core"
+    assert(core.read_file(out) == core.read_file(again), "the same seed gave another font")
+    assert(core.read_file(out) ~= core.read_file(other), "another seed gave the same font")
+    local ok, err = ct.save_font(BUNGEE, tmpname(".ttf"), { filters = { ready("shadow") }, randomize = 2 })
+    eq(ok, nil)
+    assert(err:find("draw nothing random"), err)
+    ok, err = ct.save_font(BUNGEE, tmpname(".ttf"), { filters = { ready("misregistration") }, randomize = 0 })
+    eq(ok, nil)
+    assert(err:find("randomize: an integer from 1 to 64"), err)
+  end },
   { "misuse raises: unknown options, bad sources, bad formats", function()
     checkerr("unknown option 'colours'", ct.save_font, COLR0, "x.ttf", { colours = 1 })
     checkerr("a Font, a Stack or a font path expected", ct.save_font, 42, "x.ttf")

@@ -30,9 +30,25 @@ local function refuse_key(what, k)
     :format(what, k, NOT_GLYPH_LOCAL[k]), 0)
 end
 
-local function baking_ctx(f, seed, extra)
+-- With `rand` (a variant of a randomized font: chromatype font --randomize), a filter draws
+-- from a random stream (ctx.rng, ctx:stream(...)) forked from `rand` by the filter, the
+-- function and the layer, and finds the glyph alone in its own page, frame, line and word
+-- (the keys random units are made of); its position stays refused.
+local ALONE = { page = { index = 1 }, frame = { index = 1 }, paragraph = { index = 1 }, line = { index = 1 },
+  word = "", occurrence = 1, index_in_word = 1, index = 1 }
+
+local function baking_ctx(f, seed, extra, rand, keys)
   local ctx = { options = f.options, seed = seed }
   for k, v in pairs(extra) do ctx[k] = v end
+  if rand then
+    for k, v in pairs(ALONE) do ctx[k] = v end
+    local root = rand:fork(f.name or "filter")
+    ctx.stream = function(_, ...)
+      if select("#", ...) == 0 then return root end
+      return root:fork(...)
+    end
+    ctx.rng = root:fork(table.unpack(keys))
+  end
   return setmetatable(ctx, { __index = function(_, k)
     if NOT_GLYPH_LOCAL[k] then refuse_key("ctx", k) end
     return nil
@@ -61,7 +77,7 @@ end
 --- The paint tree (font units) that `filters` draw for glyph `gid` of `font` standing alone
 --- (`text` is its character, for ctx.cluster).  Raises
 --- "filter NAME: Glyph: cannot be baked ..." for filters that read anything but the glyph.
-function M.bake(filters, font, gid, text, seed)
+function M.bake(filters, font, gid, text, seed, rand)
   local size = upem(font)   -- points = font units
   local g = setmetatable({ kind = "Glyph", gid = gid, cluster = 1, text = text,
     advance = font:advance(gid), font = font, size = size }, GLYPH_GUARD)
@@ -73,7 +89,7 @@ function M.bake(filters, font, gid, text, seed)
       local el = list[i]
       local n = 1
       if fn.Glyph then
-        n = apply(fn.Glyph, list, i, baking_ctx(f, seed, { cluster = text, glyph = el }), f.name, "Glyph")
+        n = apply(fn.Glyph, list, i, baking_ctx(f, seed, { cluster = text, glyph = el }, rand, { "Glyph", i }), f.name, "Glyph")
       end
       for k = i, i + n - 1 do
         local gg = list[k]
@@ -84,7 +100,7 @@ function M.bake(filters, font, gid, text, seed)
           local li = 1
           while li <= #gg.layers do
             li = li + apply(fn.Layer, gg.layers, li, baking_ctx(f, seed, { cluster = text, glyph = gg,
-              layer_count = #gg.layers }), f.name, "Layer")
+              layer_count = #gg.layers }, rand, { "Layer", k, li }), f.name, "Layer")
           end
         end
       end

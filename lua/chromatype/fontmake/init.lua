@@ -35,7 +35,7 @@ local M = {}
 
 local OPTS = { formats = true, text = true, family = true, woff2 = true, palettes = true, palette_type = true,
   filters = true, seed = true, glyphs = true, glyph = true, labels = true, stack_name = true, axes = true,
-  masters = true, report = true, specimen = true }
+  masters = true, report = true, specimen = true, randomize = true }
 
 local function argerr(n, msg)
   error(("bad argument #%d to 'save_font' (%s)"):format(n, msg), 3)
@@ -311,11 +311,49 @@ local function from_filters(font, filters, opts)
   local by_gid = chars_of(font)
   for gid = 1, n - 1 do
     if not opts.keep or opts.keep[gid] then
-      local t = filter.bake(list, font, gid, by_gid[gid] and utf8.char(by_gid[gid]) or "", opts.seed or 0)
+      local t = filter.bake(list, font, gid, by_gid[gid] and utf8.char(by_gid[gid]) or "", opts.seed or 0,
+        opts.rand and opts.rand(gid))
       if opts.all or not same_tree(t, font:paint(gid)) then trees[gid] = t end   -- else left as it is
     end
   end
   return trees
+end
+
+-- A randomized font (`randomize = N`): each glyph baked N + 1 times, the filters drawing
+-- from a random stream of the seed, the glyph and the variant; the first is the glyph, the
+-- others its variants (GSUB calt cycles a run through them, rand offers them).  Glyphs
+-- whose variants all draw alike (a space) get none.
+local function randomized(lead, opts, keep)
+  local n = math.tointeger(opts.randomize)
+  if not n or n < 1 or n > 64 then
+    error(("randomize: an integer from 1 to 64 expected, got %s"):format(tostring(opts.randomize)), 0)
+  end
+  if not (opts.filters and #opts.filters > 0) then
+    error("randomize: no filter to draw the variants (a filter that reads its random stream: misregistration, ...)", 0)
+  end
+  local random = require "chromatype.random"
+  local root = random.new(opts.seed or 0):fork("randomize")
+  local forms = {}
+  for v = 0, n do
+    forms[v] = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep, all = true,
+      rand = function(gid) return root:fork(gid, v) end })
+  end
+  local gids, variants = {}, {}
+  for gid in pairs(forms[0]) do gids[#gids + 1] = gid end
+  table.sort(gids)
+  for _, gid in ipairs(gids) do
+    local list, differs = {}, false
+    for v = 1, n do
+      list[v] = forms[v][gid]
+      differs = differs or not same_tree(list[v], forms[0][gid])
+    end
+    if differs then variants[#variants + 1] = { gid = gid, trees = list } end
+  end
+  if #variants == 0 then
+    error("randomize: the filters draw nothing random: every variant of every glyph is the same "
+      .. "(a filter that reads ctx.rng or ctx:stream(), such as misregistration or alternates)", 0)
+  end
+  return forms[0], variants
 end
 
 -- ---- save_font ----------------------------------------------------------------------------------
@@ -391,7 +429,10 @@ local function save(source, path, opts)
     for _, gid in ipairs(lead:closure(opts.text)) do keep[gid] = true end
   end
   local b = assert(core.font_builder(lead))
-  local trees, base, labels, var = {}, nil, {}, nil
+  local trees, base, labels, var, variants = {}, nil, {}, nil, nil
+  if opts.randomize ~= nil and (s or opts.axes ~= nil) then
+    error("randomize: goes with filters baked into a font (not with a stack, not with axes)", 0)
+  end
   if s and opts.axes ~= nil then error("axes: effect axes go with filters baked into a font, not with a stack", 0) end
   if opts.masters ~= nil and opts.axes == nil then error("masters: goes with axes", 0) end
 
@@ -412,6 +453,8 @@ local function save(source, path, opts)
       trees, var = require("chromatype.fontmake.axes").bake(lead, opts.filters, opts, function(list)
         return from_filters(lead, list, { seed = opts.seed, keep = keep, all = true })
       end, opts.report)
+    elseif opts.randomize ~= nil then
+      trees, variants = randomized(lead, opts, keep)
     elseif opts.filters and #opts.filters > 0 then
       trees = from_filters(lead, opts.filters, { seed = opts.seed, keep = keep })
     end
@@ -481,6 +524,9 @@ local function save(source, path, opts)
     end
   end
   if s and not any then error("the stack has no glyph to write", 0) end
+  if variants then
+    for _, v in ipairs(variants) do b:add_variants(v.gid, v.trees) end
+  end
   if var then
     b:set_axes(var.axes, var.masters)
     for gid, list in pairs(var.trees) do b:set_glyph_masters(gid, list) end
@@ -638,7 +684,8 @@ function M.cli(t)
     if t.masters and not axes then error("--masters goes with --axis", 0) end
     return save(source, t.output, { labels = labels, formats = t.formats, text = t.text, family = t.family, woff2 = t.woff2,
       palettes = t.palettes, palette_type = t.palette_type, filters = t.filters, seed = t.seed,
-      stack_name = t.stack_name, axes = axes, masters = t.masters, specimen = t.specimen, report = axes and function(line)
+      stack_name = t.stack_name, axes = axes, masters = t.masters, specimen = t.specimen, randomize = t.randomize,
+      report = axes and function(line)
         core.write_stderr("chromatype: ", line, "\n")
       end })
   end)
