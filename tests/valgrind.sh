@@ -43,6 +43,9 @@ run "$B/chromatype" font --svg tests/artwork/twemoji --format colr1,svg -o "$T/a
 run "$B/chromatype" font examples/fonts/bungee-latin.woff2 -f 'shadow:steps=4,offset=0.02em..0.1em@EXTR' \
   --axis 'EXTR=0:100' --masters 3 --text AB -o "$T/axis.ttf" --specimen "$T/axis.html"
 run "$B/chromatype" view "$T/axis.ttf" AB --variations=EXTR=40 -o "$T/axis.png"
+# a randomized font: variants, GSUB merged with calt and rand
+run "$B/chromatype" font examples/fonts/bungee-latin.woff2 -f 'misregistration:per=glyph' --randomize 2 --text AB \
+  -o "$T/rand.ttf"
 run "$B/chromatype" tests/lua/run.lua
 # the sandbox: a confined child forked by the command (valgrind knows neither Landlock nor
 # seccomp, so the run says so and goes on with the path rules), a font read, a PNG written
