@@ -126,6 +126,27 @@ if "$CT" "$dir/draw.lua" "$t/fade0.png" 2 "A,B" "$t/fade.ttf" variations=FADE=0 
 else bad "fade at FADE=0 vs the filter at alpha 0.2: $r $(cat "$t/out")"; fi
 expect 1 "a color changes" "$CT" font "$REGULAR" -f "$t/fade.lua:hue=0..120@HUEA" --axis 'HUEA=0:100' --text A -o "$t/no.ttf"
 
+# a variable color font with a new palette keeps its design space: Chromium draws the
+# exported Nabla with palette 7 at three places of EDPT and EHLT as chromatype draws the
+# original there with palette 0's entries overridden by those colors
+expect 0 "^ok" $PY - "$t/nabla-teal.ttf" <<'PY'
+import sys
+from fontTools.ttLib import TTFont
+f = TTFont(sys.argv[1])
+assert [a.axisTag for a in f["fvar"].axes] == ["EDPT", "EHLT"], f["fvar"].axes
+for tag in ("gvar", "HVAR", "STAT", "COLR"):
+    assert tag in f, "no " + tag
+assert len(f["CPAL"].palettes) == 8, len(f["CPAL"].palettes)
+print("ok")
+PY
+for loc in $NABLA_LOCATIONS; do
+  name=nabla-teal-$(echo "$loc" | tr -d '=,')
+  if out=$("$CT" "$dir/draw.lua" "$t/$name.png" 6 "$NABLA_TEXT" "$NABLA" "variations=$loc" \
+             "override=$(echo "$TEAL" | tr , ';')" 2>&1) &&
+     r=$("$CMP" "$t/$name.png" "$REF/$name.png" --max-mae 0.4 --max-percent 0.1 --min-psnr 42); then ok
+  else bad "$name: chromatype's drawing of Nabla at $loc with the palette vs Chromium's of the export: $out $r"; fi
+done
+
 # ---- refusals: one line, exit 1, no font --------------------------------------------------
 x=$t/no.ttf
 expect 1 "shadow: color: a range needs numbers of one form at both ends" "$CT" font "$REGULAR" \

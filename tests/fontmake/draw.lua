@@ -8,7 +8,8 @@
 -- (lead 2 with three layers or more, else 1).  Options: size=48, palette=N (a font's
 -- palette), recolor=#RRGGBB:#RRGGBB;... (palette 0's entries of that color overridden),
 -- filter=SPEC (drawn through a document and the filter, one frame per cell),
--- variations=TAG=V,... (a variable font's location).
+-- variations=TAG=V,... (a variable font's location), override=IDX=#RRGGBB;... (palette 0's
+-- entries by index).
 local ct = require "chromatype"
 local out, cols, items, source = arg[1], tonumber(arg[2]), arg[3], arg[4]
 assert(out and cols and items and source, "usage: draw.lua OUT.png COLS ITEMS SOURCE [key=value...]")
@@ -43,6 +44,10 @@ else
 end
 
 local overrides
+if o.override then
+  overrides = {}
+  for i, c in o.override:gmatch("(%d+)=(#%x+)") do overrides[tonumber(i)] = c end
+end
 if o.recolor then
   overrides = {}
   local base = font:palettes()[1].colors

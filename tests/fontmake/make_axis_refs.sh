@@ -26,4 +26,11 @@ grid() {   # NAME FONT TAG VALUE
 }
 for v in $EXTR_VALUES; do grid "extrude-EXTR$v" bungee-extrude-axis EXTR "$v"; done
 for v in $GANG_VALUES; do grid "gradient-GANG$v" bungee-gradient-axis GANG "$v"; done
+# Nabla with its new palette (7) at three places of its two axes
+for loc in $NABLA_LOCATIONS; do
+  name=nabla-teal-$(echo "$loc" | tr -d '=,')
+  "$ORACLE/grid.sh" "$out/nabla-teal.ttf" "$ref/$name.png" --strings "$NABLA_TEXT" --cols 6 --size 48 --palette 7 \
+    --variations "$loc" > /dev/null
+  echo "$name"
+done
 echo "references in $ref"
