@@ -513,6 +513,14 @@ local function save(source, path, opts)
   end
   if #pals > 0 then b:set_palettes(pals) end
 
+  -- a variable lead whose glyphs are drawn anew is written at its location (its palettes
+  -- alone keep its axes): said, with the location
+  if next(trees) ~= nil and #lead:axes() > 0 then
+    local at = {}
+    for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
+    require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (new palettes "
+      .. "alone keep its axes)"):format(lead:info().family, table.concat(at, ",")))
+  end
   local any = false
   for gid, t in pairs(trees) do
     if t then
