@@ -81,12 +81,14 @@ ct_status_t ct_build_gsub_variants(const ct_font_builder_t *b, ct_table_t *old, 
     sl = r16(&r, 4);
     fl = r16(&r, 6);
     ll = r16(&r, 8);
-    if (r16(&r, 0) != 1 || r.bad) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a GSUB of an unknown version",
-                                                       ct_font_get_path(b->lead));
+    if (r.bad) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a truncated GSUB (%zu bytes)", ct_font_get_path(b->lead), r.len);
+    if (r16(&r, 0) != 1 || minor > 1)
+      return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a GSUB of an unknown version (%u.%u)", ct_font_get_path(b->lead),
+                          r16(&r, 0), minor);
     nscripts = sl ? r16(&r, sl) : 0;
     n_old_feat = fl ? r16(&r, fl) : 0;
     n_old_look = ll ? r16(&r, ll) : 0;
-    if (r.bad) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a truncated GSUB", ct_font_get_path(b->lead));
+    if (r.bad) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a GSUB whose offsets point past its end", ct_font_get_path(b->lead));
   }
   /* the FeatureList in tag order (as the spec asks, and OTS checks), the two new features
      among the old: pos[i] the new index of old feature i, pos[n] calt's, pos[n + 1] rand's;

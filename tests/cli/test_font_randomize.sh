@@ -104,5 +104,26 @@ expect 1 "randomize: goes with filters baked into a font" "$CT" font "$REGULAR" 
 expect 1 "randomize: no filter" "$CT" font "$REGULAR" --randomize 2 --text A -o "$x"
 expect 2 "randomize" "$CT" font "$REGULAR" -f misregistration:per=glyph --randomize 0 -o "$x"
 expect 2 "randomize" "$CT" font --svg tests/artwork/twemoji --randomize 2 -o "$x"
+# a hostile GSUB in the lead: truncated, offsets past its end, an unknown version
+if $PY - "$t/riso-source.ttf" "$t" <<'PY'
+import struct, sys
+from fontTools.ttLib import TTFont
+from fontTools.ttLib.tables.DefaultTable import DefaultTable
+for name, data in (("trunc", b"\x00\x01\x00\x00\x00"), ("badoff", struct.pack(">HHHHH", 1, 0, 0xFFF0, 0xFFF0, 0xFFF0)),
+                   ("badver", struct.pack(">HHHHH", 2, 0, 10, 10, 10))):
+    f = TTFont(sys.argv[1])
+    g = DefaultTable("GSUB")
+    g.data = data
+    f["GSUB"] = g
+    f.save(f"{sys.argv[2]}/hostile-{name}.ttf")
+PY
+then
+  expect 1 "hostile-trunc.ttf: a truncated GSUB (5 bytes)" "$CT" font "$t/hostile-trunc.ttf" -f misregistration:per=glyph \
+    --randomize 2 -o "$x"
+  expect 1 "hostile-badoff.ttf: a GSUB whose offsets point past its end" "$CT" font "$t/hostile-badoff.ttf" \
+    -f misregistration:per=glyph --randomize 2 -o "$x"
+  expect 1 "hostile-badver.ttf: a GSUB of an unknown version (2.0)" "$CT" font "$t/hostile-badver.ttf" \
+    -f misregistration:per=glyph --randomize 2 -o "$x"
+else bad "fontTools could not write the hostile fonts"; fi
 [ ! -e "$x" ] && ok || bad "a refused run left a font"
 finish
