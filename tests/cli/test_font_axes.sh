@@ -125,6 +125,28 @@ if "$CT" "$dir/draw.lua" "$t/fade0.png" 2 "A,B" "$t/fade.ttf" variations=FADE=0 
    r=$("$CMP" "$t/fade0.png" "$t/fade0-f.png" $EXACT); then ok
 else bad "fade at FADE=0 vs the filter at alpha 0.2: $r $(cat "$t/out")"; fi
 expect 1 "a color changes" "$CT" font "$REGULAR" -f "$t/fade.lua:hue=0..120@HUEA" --axis 'HUEA=0:100' --text A -o "$t/no.ttf"
+# a turn along an axis: PaintVarTransform, its 16.16 deltas past 16 bits (long deltas)
+cat > "$t/turn.lua" <<'LUA'
+local filter = require "chromatype.filter"
+local o = filter.options(..., "turn")
+local angle = o:number("angle", 0, -90, 90)
+o:check()
+return { Layer = function(layer, ctx)
+  layer.paint = filter.turned(layer.paint, layer.font, ctx.glyph.advance, ctx.glyph.size, angle)
+end }
+LUA
+expect 0 "axis TURN (Turn): baked at 5 points; sampled" "$CT" font "$REGULAR" -f "$t/turn.lua:angle=-30..30@TURN" \
+  --axis 'TURN=-30:0:30,name=Turn' --masters 5 --text AB -o "$t/turn.ttf"
+expect 0 "^ok" readback "$t/turn.ttf" TURN -30 0 30 Turn 4 13
+expect 0 "^long" $PY -c "
+import sys
+from fontTools.ttLib import TTFont
+d = TTFont(sys.argv[1])['COLR'].table.VarStore.VarData[0]
+print('long' if max(abs(x) for row in d.Item for x in row) > 32767 else 'short')" "$t/turn.ttf"
+if "$CT" "$dir/draw.lua" "$t/turn15.png" 2 "A,B" "$t/turn.ttf" variations=TURN=15 > "$t/out" 2>&1 &&
+   "$CT" "$dir/draw.lua" "$t/turn15-f.png" 2 "A,B" "$REGULAR" "filter=$t/turn.lua:angle=15" >> "$t/out" 2>&1 &&
+   r=$("$CMP" "$t/turn15.png" "$t/turn15-f.png" --max-mae 0.15 --max-percent 0.05 --min-psnr 44); then ok
+else bad "turn at TURN=15 (a master) vs the filter at 15 degrees: $r $(cat "$t/out")"; fi
 
 # a variable color font with a new palette keeps its design space: Chromium draws the
 # exported Nabla with palette 7 at three places of EDPT and EHLT as chromatype draws the
