@@ -736,6 +736,9 @@ ct_status_t ct_font_builder_set_glyph_masters(ct_font_builder_t *builder, unsign
    variants and comes in ascending order; not with axes.  *first: the first variant's id. */
 ct_status_t ct_font_builder_add_variants(ct_font_builder_t *builder, unsigned base, ct_paint_t *const *trees,
                                          unsigned n, unsigned *first, ct_error_t *err);
+/* Whether the last write kept a variable lead's design space (fvar, gvar...): a TrueType
+   lead at its default location written as COLRv1 alone; else it was written at its location. */
+int ct_font_builder_kept_variations(const ct_font_builder_t *builder);
 void ct_font_write_options_init(ct_font_write_options_t *opts);
 /* The glyphs a subset of `font` for the UTF-8 `text` keeps (hb-subset's closure through
    GSUB and the color tables), ascending, .notdef first: writes up to `max` ids and returns

@@ -177,3 +177,53 @@ ct_status_t ct_build_var_tables(const ct_font_builder_t *b, ct_names_t *ns, ct_s
   }
   return ct_tables_add(tables, ntables, TAG('S', 'T', 'A', 'T'), &stat, err);
 }
+
+/* ---- a variable lead's design space kept ---------------------------------------- */
+
+int ct_font_builder_kept_variations(const ct_font_builder_t *b) { return b->kept_var; }
+
+int ct_table_var_kept(uint32_t t) {
+  return t == TAG('f', 'v', 'a', 'r') || t == TAG('a', 'v', 'a', 'r') || t == TAG('S', 'T', 'A', 'T') ||
+         t == TAG('H', 'V', 'A', 'R') || t == TAG('V', 'V', 'A', 'R') || t == TAG('M', 'V', 'A', 'R') ||
+         t == TAG('c', 'v', 'a', 'r');
+}
+
+ct_status_t ct_build_gvar_extend(const ct_table_t *gvar, unsigned count, const char *path, ct_buf_t *out,
+                                 ct_error_t *err) {
+  const unsigned char *p = gvar->p;
+  size_t len = gvar->p ? gvar->len : 0, shared_at, shared_len, data_at, data_len, offs_len;
+  unsigned axes, nshared, nglyphs, flags, g;
+  uint32_t last = 0;
+  if (len < 20 || ct_rd16(p) != 1) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a gvar of an unknown version", path);
+  axes = ct_rd16(p + 4);
+  nshared = ct_rd16(p + 6);
+  shared_at = ct_rd32(p + 8);
+  nglyphs = ct_rd16(p + 12);
+  flags = ct_rd16(p + 14);
+  data_at = ct_rd32(p + 16);
+  offs_len = (size_t)(nglyphs + 1) * (flags & 1 ? 4 : 2);
+  shared_len = (size_t)nshared * axes * 2;
+  if (20 + offs_len > len || shared_at > len || shared_len > len - shared_at || data_at > len)
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a truncated gvar", path);
+  if (count < nglyphs || count > 0xFFFF)
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: gvar has %u glyphs, the font %u", path, nglyphs, count);
+  last = flags & 1 ? ct_rd32(p + 20 + 4 * (size_t)nglyphs) : (uint32_t)ct_rd16(p + 20 + 2 * (size_t)nglyphs) * 2;
+  data_len = last;
+  if (data_len > len - data_at) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a truncated gvar", path);
+  /* header, long offsets for every glyph (the added ones empty), the shared tuples, the data */
+  ct_buf_u16(out, 1);
+  ct_buf_u16(out, 0);
+  ct_buf_u16(out, axes);
+  ct_buf_u16(out, nshared);
+  ct_buf_u32(out, (uint32_t)(20 + 4 * ((size_t)count + 1)));
+  ct_buf_u16(out, count);
+  ct_buf_u16(out, flags | 1);
+  ct_buf_u32(out, (uint32_t)(20 + 4 * ((size_t)count + 1) + shared_len));
+  for (g = 0; g <= count; g++) {
+    uint32_t o = g > nglyphs ? last : flags & 1 ? ct_rd32(p + 20 + 4 * (size_t)g) : (uint32_t)ct_rd16(p + 20 + 2 * (size_t)g) * 2;
+    ct_buf_u32(out, o);
+  }
+  ct_buf_bytes(out, p + shared_at, shared_len);
+  ct_buf_bytes(out, p + data_at, data_len);
+  return out->failed ? ct_set_error(err, CT_ERR_NOMEM, "out of memory") : CT_OK;
+}

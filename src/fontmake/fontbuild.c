@@ -173,6 +173,7 @@ typedef struct {
   ct_error_t         *err;
   unsigned            formats, ntrees;
   int                 cff, keep, regenerate, renamed;
+  int                 keep_var;   /* a variable TrueType lead's design space kept (its gvar extended) */
   ct_table_t          head, hhea, maxp, post, name, hmtx, glyf, loca;   /* the lead's */
   ct_build_t          s;
   ct_colr_writer_t   *colr;
@@ -198,6 +199,16 @@ static const char *glyph_label(ct_font_t *font, unsigned gid, char *buf, size_t 
   return buf;
 }
 
+/* Whether every axis of the font is at its default. */
+static int at_default(ct_font_t *font) {
+  unsigned i, n = ct_font_get_axis_count(font);
+  for (i = 0; i < n; i++) {
+    ct_axis_t a;
+    if (ct_font_get_axis(font, i, &a) != 0 || a.value != a.def) return 0;   /* 0: read */
+  }
+  return 1;
+}
+
 /* The lead's tables the others are made from, and those kept as they are. */
 static ct_status_t read_lead(write_t *w) {
   ct_font_t *lead = w->b->lead;
@@ -219,11 +230,18 @@ static ct_status_t read_lead(write_t *w) {
     FT_UInt k;
     /* outlines from FreeType: CFF, variable fonts (at their location), and WOFF2, whose
        glyf and loca FreeType 2.12 rebuilds with loca offsets past the table's end */
-    w->regenerate = !w->keep && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) ||
-                                 (lead->container && strcmp(lead->container, "WOFF2") == 0));
+    int woff2 = lead->container && strcmp(lead->container, "WOFF2") == 0;
+    /* a variable TrueType lead at its default location keeps its axes when COLRv1 alone is
+       written (whose PaintGlyph use its own outlines, as gvar varies them): its glyphs are
+       copied, its variation tables kept, gvar given the glyphs added */
+    w->keep_var = !w->keep && !w->cff && !woff2 && FT_HAS_MULTIPLE_MASTERS(lead->ft_face) && !w->b->naxes &&
+                  ct_table_has(lead, TAG('g', 'v', 'a', 'r')) && ct_table_has(lead, TAG('g', 'l', 'y', 'f')) &&
+                  (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead);
+    if (w->keep_var) w->formats = CT_FONT_COLR1;
+    w->regenerate = !w->keep && !w->keep_var && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) || woff2);
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {
       uint32_t t = (uint32_t)tag;
-      if (!ct_table_copied(t, w->keep, w->regenerate)) continue;
+      if (!ct_table_copied(t, w->keep, w->regenerate) && !(w->keep_var && ct_table_var_kept(t))) continue;
       if (w->b->nvbases && t == TAG('G', 'S', 'U', 'B')) continue;   /* written anew with the variants */
       if ((st = ct_tables_copy(&w->tables, &w->ntables, lead, t, w->err))) return st;
     }
@@ -352,6 +370,20 @@ static ct_status_t add_svg(write_t *w) {
   return CT_OK;
 }
 
+/* The lead's gvar with the glyphs the color glyphs added (no variations of their own). */
+static ct_status_t add_gvar(write_t *w) {
+  ct_table_t g = ct_table_load(w->b->lead, TAG('g', 'v', 'a', 'r'));
+  ct_buf_t out = { 0 };
+  ct_status_t st = ct_build_gvar_extend(&g, w->s.count, ct_font_get_path(w->b->lead), &out, w->err);
+  free(g.p);
+  if (st) {
+    ct_buf_free(&out);
+    return st;
+  }
+  w->b->kept_var = 1;
+  return ct_tables_add(&w->tables, &w->ntables, TAG('g', 'v', 'a', 'r'), &out, w->err);
+}
+
 /* glyf, loca, hmtx, hhea, maxp, post, head from the glyph set; COLR, SVG. */
 static ct_status_t glyph_tables(write_t *w) {
   ct_build_t *s = &w->s;
@@ -377,7 +409,8 @@ static ct_status_t glyph_tables(write_t *w) {
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'h', 'e', 'a'), &hh, w->err)) ||
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('m', 'a', 'x', 'p'), &mp, w->err)) ||
         (st = ct_tables_add(&w->tables, &w->ntables, TAG('p', 'o', 's', 't'), &pt, w->err)) ||
-        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err))) {
+        (st = ct_tables_add(&w->tables, &w->ntables, TAG('h', 'e', 'a', 'd'), &hd, w->err)) ||
+        (w->keep_var && (st = add_gvar(w)))) {
       /* out of memory: the buffers not handed over yet (a table added or refused leaves
          its buffer empty) */
       ct_buf_t *left[] = { &lo, &hm, &hh, &mp, &pt, &hd };
@@ -492,6 +525,7 @@ ct_status_t ct_font_builder_write(ct_font_builder_t *b, const char *path, const 
   w.formats = o->formats;
   for (i = 0; i < b->ntrees; i++) w.ntrees += b->trees[i] != NULL;
   w.keep = w.ntrees == 0 && w.formats == 0 && !b->naxes && !b->nvbases;
+  b->kept_var = 0;
   w.renamed = b->family != NULL;
 
   if ((st = read_lead(&w))) goto done;

@@ -30,6 +30,7 @@ struct ct_font_builder {
      nvariants variants at vgid[base index * nvariants + k], glyphs after the lead's */
   unsigned     nlead, nvbases, nvariants, vbase_cap;
   unsigned    *vbase, *vgid;
+  int          kept_var;   /* the last write kept a variable lead's design space */
 };
 
 /* A copy of s (NULL: NULL), or NULL when out of memory. */
@@ -134,6 +135,13 @@ double *ct_build_normalized_masters(const ct_font_builder_t *b);
 /* fvar and STAT for the builder's axes (none: nothing), their names added to `ns`. */
 ct_status_t ct_build_var_tables(const ct_font_builder_t *b, ct_names_t *ns, ct_sfnt_table_t **tables, unsigned *ntables,
                                 ct_error_t *err);
+
+/* Whether table t is one of the variation tables a kept design space keeps as it is
+   (fvar, avar, STAT, HVAR, VVAR, MVAR, cvar; gvar is extended instead). */
+int ct_table_var_kept(uint32_t t);
+/* The lead's gvar for `count` glyphs: its own, then none for the glyphs added. */
+ct_status_t ct_build_gvar_extend(const ct_table_t *gvar, unsigned count, const char *path, ct_buf_t *out,
+                                 ct_error_t *err);
 
 /* ---- fontbuild-gsub.c: a randomized font's features ------------------------------- */
 

@@ -247,6 +247,12 @@ static int l_builder_add_variants(lua_State *L) {
   return 1;
 }
 
+/* b:kept_variations() -> whether the last write kept the variable lead's axes */
+static int l_builder_kept_variations(lua_State *L) {
+  lua_pushboolean(L, ct_font_builder_kept_variations(checkbuilder(L)));
+  return 1;
+}
+
 static int l_builder_set_family(lua_State *L) {
   ct_font_builder_t *b = checkbuilder(L);
   ct_error_t err;
@@ -494,6 +500,7 @@ static const luaL_Reg builder_methods[] = {
   { "set_axes", l_builder_set_axes },
   { "set_glyph_masters", l_builder_set_glyph_masters },
   { "add_variants", l_builder_add_variants },
+  { "kept_variations", l_builder_kept_variations },
   { "set_family", l_builder_set_family },
   { "write", l_builder_write },
   { "close", l_builder__gc },

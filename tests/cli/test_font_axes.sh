@@ -169,6 +169,34 @@ for loc in $NABLA_LOCATIONS; do
   else bad "$name: chromatype's drawing of Nabla at $loc with the palette vs Chromium's of the export: $out $r"; fi
 done
 
+# a variable TrueType font with a filter baked in keeps its axis: its gvar, extended to the
+# glyphs written, varies the outlines the COLRv1 graph paints; Chromium's drawing and
+# chromatype's at three widths against chromatype drawing the filter on the original there
+if [ -s "$t/wdth-shadow.report" ]; then bad "wdth-shadow: $(cat "$t/wdth-shadow.report")"; else ok; fi
+expect 0 "^ok" $PY - "$t/wdth-shadow.ttf" <<'PY'
+import sys
+from fontTools.ttLib import TTFont
+f = TTFont(sys.argv[1])
+assert [a.axisTag for a in f["fvar"].axes] == ["wdth"], f["fvar"].axes
+assert len(f["gvar"].variations) == f["maxp"].numGlyphs, (len(f["gvar"].variations), f["maxp"].numGlyphs)
+assert f["COLR"].version == 1
+print("ok")
+PY
+for v in $WDTH_VALUES; do
+  if out=$("$CT" "$dir/draw.lua" "$t/wdth-$v-filter.png" 6 "$WDTH_TEXT" "$WDTH" "variations=wdth=$v" "filter=$WDTH_SHADOW" 2>&1) &&
+     out=$("$CT" "$dir/draw.lua" "$t/wdth-$v-font.png" 6 "$WDTH_TEXT" "$t/wdth-shadow.ttf" "variations=wdth=$v" 2>&1) &&
+     r=$("$CMP" "$t/wdth-$v-font.png" "$t/wdth-$v-filter.png" $EXACT) &&
+     r=$("$CMP" "$REF/wdth-shadow-$v.png" "$t/wdth-$v-filter.png" --max-mae 0.2 --max-percent 0.05 --min-psnr 48); then ok
+  else bad "wdth-shadow at wdth=$v: $out $r"; fi
+done
+if "$CMP" "$t/wdth-50-font.png" "$t/wdth-100-font.png" > /dev/null; then bad "wdth=50 and wdth=100 draw alike"; else ok; fi
+# a WOFF2 lead, or a place off the default: written at its location, saying so
+expect 0 "Nabla is variable: the font written is its instance at EDPT=100,EHLT=12" "$CT" font "$NABLA" -f "$WDTH_SHADOW" \
+  --text N -o "$t/nabla-shadow.ttf"
+expect 0 "Chromatype Width is variable: the font written is its instance at wdth=60" "$CT" font "$WDTH" -f "$WDTH_SHADOW" \
+  --variations wdth=60 -o "$t/wdth60.ttf"
+expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/wdth60.ttf"
+
 # ---- refusals: one line, exit 1, no font --------------------------------------------------
 x=$t/no.ttf
 expect 1 "shadow: color: a range needs numbers of one form at both ends" "$CT" font "$REGULAR" \

@@ -33,4 +33,9 @@ for loc in $NABLA_LOCATIONS; do
     --variations "$loc" > /dev/null
   echo "$name"
 done
+for v in $WDTH_VALUES; do
+  "$ORACLE/grid.sh" "$out/wdth-shadow.ttf" "$ref/wdth-shadow-$v.png" --strings "$WDTH_TEXT" --cols 6 --size 48 \
+    --variations "wdth=$v" > /dev/null
+  echo "wdth-shadow-$v"
+done
 echo "references in $ref"

@@ -513,14 +513,6 @@ local function save(source, path, opts)
   end
   if #pals > 0 then b:set_palettes(pals) end
 
-  -- a variable lead whose glyphs are drawn anew is written at its location (its palettes
-  -- alone keep its axes): said, with the location
-  if next(trees) ~= nil and #lead:axes() > 0 then
-    local at = {}
-    for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
-    require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (new palettes "
-      .. "alone keep its axes)"):format(lead:info().family, table.concat(at, ",")))
-  end
   local any = false
   for gid, t in pairs(trees) do
     if t then
@@ -549,6 +541,15 @@ local function save(source, path, opts)
     error("specimen: the path of an HTML file expected", 0)
   end
   local ok, err = b:write(path, { formats = formats, text = opts.text, woff2 = opts.woff2 })
+  -- a variable lead whose glyphs are drawn anew keeps its axes as COLRv1 of a TrueType font
+  -- at its default; else it is written at its location: said, with the location
+  if ok and any and #lead:axes() > 0 and not b:kept_variations() then
+    local at = {}
+    for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
+    require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (its axes are "
+      .. "kept when it is TrueType, not WOFF2, at its default, written as COLRv1 alone)"):format(lead:info().family,
+      table.concat(at, ",")))
+  end
   if ok and opts.specimen then
     ok, err = require("chromatype.fontmake.specimen").write(path, opts.specimen, { text = opts.text })
     if not ok then err = "specimen: " .. tostring(err) end
