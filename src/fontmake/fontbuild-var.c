@@ -194,7 +194,8 @@ ct_status_t ct_build_gvar_extend(const ct_table_t *gvar, unsigned count, const c
   size_t len = gvar->p ? gvar->len : 0, shared_at, shared_len, data_at, data_len, offs_len;
   unsigned axes, nshared, nglyphs, flags, g;
   uint32_t last = 0;
-  if (len < 20 || ct_rd16(p) != 1) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a gvar of an unknown version", path);
+  if (len < 20) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a truncated gvar (%zu bytes)", path, len);
+  if (ct_rd16(p) != 1) return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: a gvar of an unknown version (%u)", path, ct_rd16(p));
   axes = ct_rd16(p + 4);
   nshared = ct_rd16(p + 6);
   shared_at = ct_rd32(p + 8);

@@ -197,6 +197,26 @@ expect 0 "Chromatype Width is variable: the font written is its instance at wdth
   --variations wdth=60 -o "$t/wdth60.ttf"
 expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/wdth60.ttf"
 
+# a hostile gvar in such a lead: one line, no font
+if $PY - "$WDTH" "$t" <<'PY'
+import sys
+from fontTools.ttLib import TTFont
+from fontTools.ttLib.tables.DefaultTable import DefaultTable
+raw = TTFont(sys.argv[1]).reader["gvar"]
+for name, data in (("short", raw[:12]), ("offsets", raw[:20] + b"\xff" * (len(raw) - 20)), ("version", b"\x00\x02" + raw[2:])):
+    f = TTFont(sys.argv[1])
+    g = DefaultTable("gvar")
+    g.data = data
+    f["gvar"] = g
+    f.save(f"{sys.argv[2]}/gvar-{name}.ttf")
+PY
+then
+  expect 1 "gvar-short.ttf: a truncated gvar (12 bytes)" "$CT" font "$t/gvar-short.ttf" -f shadow -o "$t/gv.ttf"
+  expect 1 "gvar-offsets.ttf: a truncated gvar" "$CT" font "$t/gvar-offsets.ttf" -f shadow -o "$t/gv.ttf"
+  expect 1 "gvar-version.ttf: a gvar of an unknown version (2)" "$CT" font "$t/gvar-version.ttf" -f shadow -o "$t/gv.ttf"
+  [ ! -e "$t/gv.ttf" ] && ok || bad "a hostile gvar left a font"
+else bad "fontTools could not write the hostile fonts"; fi
+
 # ---- refusals: one line, exit 1, no font --------------------------------------------------
 x=$t/no.ttf
 expect 1 "shadow: color: a range needs numbers of one form at both ends" "$CT" font "$REGULAR" \
