@@ -70,7 +70,7 @@ void ct_glyf_encode_rect(ct_buf_t *out, double x0, double y0, double x1, double 
 /* The stats of a glyph record as found in a font (simple or composite). */
 void ct_glyf_read_stats(const unsigned char *p, size_t len, ct_glyf_stats_t *stats);
 
-/* ---- colrwrite.c: COLR and CPAL ----------------------------------------- */
+/* ---- colrwrite.c, cpalwrite.c: COLR and CPAL ----------------------------------------- */
 
 /* A color of the written font: CPAL entry index (0xFFFF: the text color) and alpha. */
 typedef struct {
