@@ -228,13 +228,15 @@ static ct_status_t read_lead(write_t *w) {
   {
     FT_ULong tag, len;
     FT_UInt k;
-    /* outlines from FreeType: CFF, variable fonts (at their location), and WOFF2, whose
-       glyf and loca FreeType 2.12 rebuilds with loca offsets past the table's end */
+    /* outlines from FreeType: CFF, variable fonts (at their location), and WOFF2 (once
+       because FreeType 2.12 rebuilt its loca wrongly; Google's decoder reads it now, and a
+       variable WOFF2 lead's glyphs are copied, but static ones are converted still, so that
+       the fonts written stay as they were) */
     int woff2 = lead->container && strcmp(lead->container, "WOFF2") == 0;
     /* a variable TrueType lead at its default location keeps its axes when COLRv1 alone is
        written (whose PaintGlyph use its own outlines, as gvar varies them): its glyphs are
        copied, its variation tables kept, gvar given the glyphs added */
-    w->keep_var = !w->keep && !w->cff && !woff2 && FT_HAS_MULTIPLE_MASTERS(lead->ft_face) && !w->b->naxes &&
+    w->keep_var = !w->keep && !w->cff && FT_HAS_MULTIPLE_MASTERS(lead->ft_face) && !w->b->naxes &&
                   ct_table_has(lead, TAG('g', 'v', 'a', 'r')) && ct_table_has(lead, TAG('g', 'l', 'y', 'f')) &&
                   (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead);
     if (w->keep_var) w->formats = CT_FONT_COLR1;

@@ -2,7 +2,7 @@
 # renders in Chromium at several places of their axes: effects baked as axes (sourced by
 # both, after fonts.sh).
 #   export_axis_fonts CHROMATYPE DIR    writes DIR/NAME.ttf for NAME in $AXIS_FONTS
-AXIS_FONTS="bungee-extrude-axis bungee-gradient-axis nabla-teal wdth-shadow"
+AXIS_FONTS="bungee-extrude-axis bungee-gradient-axis nabla-teal wdth-shadow nabla-shadow"
 # an extrusion whose depth is the axis EXTR (linear: two points are exact everywhere)
 EXTRUDE_AXIS="shadow:steps=8,offset=0.02em 0.02em..0.12em 0.12em@EXTR,color=#7f1d1d,color2=#2b0a0a"
 EXTRUDE_AT() { echo "shadow:steps=8,offset=$1 $1,color=#7f1d1d,color2=#2b0a0a"; }   # OFFSET
@@ -21,6 +21,8 @@ WDTH=tests/fonts/ct-wdth.ttf
 WDTH_SHADOW="shadow:steps=6,offset=0.05em 0.05em,color=#7f1d1d"
 WDTH_TEXT="A,B,C,D,E"
 WDTH_VALUES="50 75 100"
+# a variable color font (WOFF2, COLRv1 over gvar) with a shadow baked in keeps its two axes
+NABLA_SHADOW="shadow:steps=6,offset=0.04em 0.04em,color=#1d3557"
 export_axis_fonts() {
   ct=$1 d=$2
   "$ct" font "$REGULAR" -f "$EXTRUDE_AXIS" --axis 'EXTR=0:0:100,name=Extrusion' --text 'CHROMA&42' \
@@ -29,4 +31,6 @@ export_axis_fonts() {
     --text 'CHROMA&42' --family 'Bungee Gradient' -o "$d/bungee-gradient-axis.ttf" 2> "$d/bungee-gradient-axis.report"
   "$ct" font "$NABLA" --palette "Teal:$TEAL" --palette-type dark --text NABLA --family 'Nabla Teal' -o "$d/nabla-teal.ttf"
   "$ct" font "$WDTH" -f "$WDTH_SHADOW" --family 'Width Shadow' -o "$d/wdth-shadow.ttf" 2> "$d/wdth-shadow.report"
+  "$ct" font "$NABLA" -f "$NABLA_SHADOW" --text NABLA --family 'Nabla Shadow' -o "$d/nabla-shadow.ttf" \
+    2> "$d/nabla-shadow.report"
 }

@@ -38,4 +38,10 @@ for v in $WDTH_VALUES; do
     --variations "wdth=$v" > /dev/null
   echo "wdth-shadow-$v"
 done
+for loc in $NABLA_LOCATIONS; do
+  name=nabla-shadow-$(echo "$loc" | tr -d '=,')
+  "$ORACLE/grid.sh" "$out/nabla-shadow.ttf" "$ref/$name.png" --strings "$NABLA_TEXT" --cols 6 --size 48 \
+    --variations "$loc" > /dev/null
+  echo "$name"
+done
 echo "references in $ref"

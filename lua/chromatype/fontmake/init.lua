@@ -541,13 +541,13 @@ local function save(source, path, opts)
     error("specimen: the path of an HTML file expected", 0)
   end
   local ok, err = b:write(path, { formats = formats, text = opts.text, woff2 = opts.woff2 })
-  -- a variable lead whose glyphs are drawn anew keeps its axes as COLRv1 of a TrueType font
-  -- at its default; else it is written at its location: said, with the location
+  -- a variable lead whose glyphs are drawn anew keeps its axes as COLRv1 of TrueType
+  -- outlines at its default; else it is written at its location: said, with the location
   if ok and any and #lead:axes() > 0 and not b:kept_variations() then
     local at = {}
     for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
     require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (its axes are "
-      .. "kept when it is TrueType, not WOFF2, at its default, written as COLRv1 alone)"):format(lead:info().family,
+      .. "kept when it has TrueType outlines, is at its default and is written as COLRv1 alone)"):format(lead:info().family,
       table.concat(at, ",")))
   end
   if ok and opts.specimen then
