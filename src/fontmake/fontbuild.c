@@ -209,6 +209,34 @@ static int at_default(ct_font_t *font) {
   return 1;
 }
 
+/* Whether a tree paints outlines of a font other than `lead` (a stack's layers): those do
+   not vary with the lead's gvar, so its design space cannot be kept. */
+static int other_font(const ct_paint_t *p, const ct_font_t *lead, unsigned depth) {
+  unsigned i;
+  if (!p || depth > CT_MAX_PAINT_DEPTH) return depth > CT_MAX_PAINT_DEPTH;
+  switch (p->kind) {
+  case CT_PAINT_LAYERS:
+    for (i = 0; i < p->u.layers.count; i++)
+      if (other_font(p->u.layers.children[i], lead, depth + 1)) return 1;
+    return 0;
+  case CT_PAINT_GLYPH:
+    return (p->u.glyph.font && p->u.glyph.font != lead) || other_font(p->u.glyph.child, lead, depth + 1);
+  case CT_PAINT_TRANSFORM: return other_font(p->u.transform.child, lead, depth + 1);
+  case CT_PAINT_CLIP: return other_font(p->u.clip.child, lead, depth + 1);
+  case CT_PAINT_COMPOSITE:
+    return other_font(p->u.composite.source, lead, depth + 1) || other_font(p->u.composite.backdrop, lead, depth + 1);
+  case CT_PAINT_BITMAP: return p->u.bitmap.font && p->u.bitmap.font != lead;
+  default: return 0;
+  }
+}
+
+static int trees_other_font(const ct_font_builder_t *b) {
+  unsigned i;
+  for (i = 0; i < b->ntrees; i++)
+    if (b->trees[i] && other_font(b->trees[i], b->lead, 0)) return 1;
+  return 0;
+}
+
 /* The lead's tables the others are made from, and those kept as they are. */
 static ct_status_t read_lead(write_t *w) {
   ct_font_t *lead = w->b->lead;
@@ -238,7 +266,7 @@ static ct_status_t read_lead(write_t *w) {
        copied, its variation tables kept, gvar given the glyphs added */
     w->keep_var = !w->keep && !w->cff && FT_HAS_MULTIPLE_MASTERS(lead->ft_face) && !w->b->naxes &&
                   ct_table_has(lead, TAG('g', 'v', 'a', 'r')) && ct_table_has(lead, TAG('g', 'l', 'y', 'f')) &&
-                  (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead);
+                  (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead) && !trees_other_font(w->b);
     if (w->keep_var) w->formats = CT_FONT_COLR1;
     w->regenerate = !w->keep && !w->keep_var && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) || woff2);
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {

@@ -212,7 +212,13 @@ for loc in $NABLA_LOCATIONS; do
      r=$("$CMP" "$REF/$name.png" "$t/$name-static.png" --max-mae 0.4 --max-percent 0.2 --min-psnr 40); then ok
   else bad "$name: $out $r"; fi
 done
-# a place off the default: written at its location, saying so
+# a place off the default, or a stack with layers of another font: written at the lead's
+# location, saying so (the layers of the lead itself vary with it)
+expect 0 "Chromatype Width is variable: the font written is its instance at wdth=100" "$CT" font \
+  --layer "$REGULAR=#ff0000" --layer "$WDTH=#0000ff" --lead 2 --text AB -o "$t/stack2.ttf"
+expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/stack2.ttf"
+expect 0 "" "$CT" font --layer "$WDTH=#ff0000" --layer "$WDTH=#0000ff" -o "$t/stack1.ttf"
+expect 0 "^wdth" $PY -c "from fontTools.ttLib import TTFont; import sys; print(TTFont(sys.argv[1])['fvar'].axes[0].axisTag)" "$t/stack1.ttf"
 expect 0 "Chromatype Width is variable: the font written is its instance at wdth=60" "$CT" font "$WDTH" -f "$WDTH_SHADOW" \
   --variations wdth=60 -o "$t/wdth60.ttf"
 expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/wdth60.ttf"
