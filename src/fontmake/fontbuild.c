@@ -230,6 +230,15 @@ static int other_font(const ct_paint_t *p, const ct_font_t *lead, unsigned depth
   }
 }
 
+/* Whether the font's COLR varies its paints (an ItemVariationStore): the trees read from it
+   are at one location, so its design space cannot be kept as it is. */
+static int colr_varies(ct_font_t *font) {
+  ct_table_t c = ct_table_load(font, TAG('C', 'O', 'L', 'R'));
+  int v = c.p && c.len >= 34 && ct_rd16(c.p) == 1 && ct_rd32(c.p + 30) != 0;
+  free(c.p);
+  return v;
+}
+
 static int trees_other_font(const ct_font_builder_t *b) {
   unsigned i;
   for (i = 0; i < b->ntrees; i++)
@@ -266,7 +275,8 @@ static ct_status_t read_lead(write_t *w) {
        copied, its variation tables kept, gvar given the glyphs added */
     w->keep_var = !w->keep && !w->cff && FT_HAS_MULTIPLE_MASTERS(lead->ft_face) && !w->b->naxes &&
                   ct_table_has(lead, TAG('g', 'v', 'a', 'r')) && ct_table_has(lead, TAG('g', 'l', 'y', 'f')) &&
-                  (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead) && !trees_other_font(w->b);
+                  (w->formats == 0 || w->formats == CT_FONT_COLR1) && at_default(lead) && !trees_other_font(w->b) &&
+                  !colr_varies(lead);
     if (w->keep_var) w->formats = CT_FONT_COLR1;
     w->regenerate = !w->keep && !w->keep_var && (w->cff || FT_HAS_MULTIPLE_MASTERS(lead->ft_face) || woff2);
     for (k = 0; FT_Sfnt_Table_Info(lead->ft_face, k, &tag, &len) == 0; k++) {

@@ -217,6 +217,20 @@ done
 expect 0 "Chromatype Width is variable: the font written is its instance at wdth=100" "$CT" font \
   --layer "$REGULAR=#ff0000" --layer "$WDTH=#0000ff" --lead 2 --text AB -o "$t/stack2.ttf"
 expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/stack2.ttf"
+# a lead whose COLR paints vary (an ItemVariationStore) beside its gvar: read at one place, so
+# instanced (ct-colr1-var.ttf given an empty gvar, so that only its COLR keeps it from staying)
+$PY - tests/fonts/ct-colr1-var.ttf "$t/colr-gvar.ttf" <<'PY'
+import sys
+from fontTools.ttLib import TTFont, newTable
+f = TTFont(sys.argv[1])
+g = newTable("gvar")
+g.version, g.reserved = 1, 0
+g.variations = {n: [] for n in f.getGlyphOrder()}
+f["gvar"] = g
+f.save(sys.argv[2])
+PY
+expect 0 "is variable: the font written is its instance at" "$CT" font "$t/colr-gvar.ttf" -f shadow -o "$t/cv.ttf"
+expect 1 "fvar" $PY -c "from fontTools.ttLib import TTFont; import sys; TTFont(sys.argv[1])['fvar']" "$t/cv.ttf"
 expect 0 "" "$CT" font --layer "$WDTH=#ff0000" --layer "$WDTH=#0000ff" -o "$t/stack1.ttf"
 expect 0 "^wdth" $PY -c "from fontTools.ttLib import TTFont; import sys; print(TTFont(sys.argv[1])['fvar'].axes[0].axisTag)" "$t/stack1.ttf"
 expect 0 "Chromatype Width is variable: the font written is its instance at wdth=60" "$CT" font "$WDTH" -f "$WDTH_SHADOW" \

@@ -547,8 +547,8 @@ local function save(source, path, opts)
     local at = {}
     for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
     require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (its axes are "
-      .. "kept when it has TrueType outlines, is at its default, is written as COLRv1 alone and its color glyphs "
-      .. "paint no other font's outlines)"):format(lead:info().family,
+      .. "kept when it has TrueType outlines, is at its default, is written as COLRv1 alone, its color glyphs "
+      .. "paint no other font's outlines and its own COLR paints do not vary)"):format(lead:info().family,
       table.concat(at, ",")))
   end
   if ok and opts.specimen then
