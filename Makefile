@@ -34,7 +34,7 @@ LDLIBS    += -lhyphen -lgif -lm -lstdc++
 B := build
 # The core, one folder per pipeline stage, bottom up (docs/ARCHITECTURE.md): a folder
 # includes only the doors of the folders before it (tools/layers.lua checks, in make check).
-STAGES   := base font text paint glyph/svg glyph/artwork glyph page write/png write/pdf write motion fontmake
+STAGES   := base font text paint glyph/svg glyph/artwork glyph page write/png write/pdf write motion fontmake fontmake/artwork
 CORE_SRC := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
 CORE_CXX := $(foreach d,$(STAGES),$(wildcard src/$(d)/*.cc))
 LUA_SRC  := $(wildcard src/lua/*.c)

@@ -748,7 +748,7 @@ unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *text, unsigned *
 ct_status_t ct_font_builder_write(ct_font_builder_t *builder, const char *path,
                                   const ct_font_write_options_t *opts, ct_error_t *err);
 
-/* ---- fonts from artwork (fontmake/artfont.c) --------------------------- */
+/* ---- fonts from artwork (fontmake/artwork/artfont.c) --------------------------- */
 
 /* One drawing (an SVG document, one glyph): `name` names it in messages; `data` its bytes
    (borrowed for the call); the characters it draws: one code point, a sequence (a ZWJ

@@ -24,6 +24,7 @@ local STAGES = {
   { "write",     { "write.h" } },
   { "motion",    { "motion.h" } },
   { "fontmake",  { "fontmake.h" } },
+  { "fontmake/artwork", { "artfont.h" } },                          -- fonts from artwork
   { "lua",       { "l_core.h", "l_limits.h", "l_sandbox.h" } },   -- the bindings
   { "cli/embed", { "preload.h" } },                                 -- the executable's Lua library
   { "cli",       { "cli.h" } },                                    -- the executable

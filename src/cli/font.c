@@ -155,18 +155,50 @@ static void push_art(lua_State *L, const art_opts_t *t) {
   lua_setfield(L, -2, "flatten_gradients");
 }
 
+/* The options of fonts that vary (--axis, --masters, --randomize) and the specimen page. */
+typedef struct {
+  const char *axes[MAX_SPECS], *specimen;
+  unsigned    naxes;
+  long        masters, randomize;
+} vary_opts_t;
+
+/* Takes one of those at argv[o->i]; 1 if it was one. */
+static int take_vary_option(opts_t *o, const char *a, vary_opts_t *v) {
+  if (opt_is(o, a, "--specimen", 1)) {
+    if (!o->value[0]) die(EXIT_USAGE, "--specimen needs an HTML file");
+    v->specimen = o->value;
+  } else if (opt_is(o, a, "--axis", 1)) {
+    add_spec("--axis", o->value, v->axes, &v->naxes);
+  } else if (opt_is(o, a, "--randomize", 1)) {
+    v->randomize = parse_long("--randomize", o->value, 1, 64);
+  } else if (opt_is(o, a, "--masters", 1)) {
+    v->masters = parse_long("--masters", o->value, 2, 17);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+static void set_int(lua_State *L, const char *field, long v) {
+  if (!v) return;
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, field);
+}
+
 int cmd_font(int argc, char **argv) {
   opts_t o = { argc, 1, argv, usage_font, NULL };
   const char *source = NULL, *out = NULL, *stack = NULL, *type = NULL, *formats = NULL, *text = NULL;
-  const char *family = NULL, *variations = NULL, *specimen = NULL;
+  const char *family = NULL, *variations = NULL;
   art_opts_t art;
-  const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS], *axes[MAX_SPECS];
-  unsigned nlayers = 0, npalettes = 0, nlabels = 0, naxes = 0;
-  long lead = 0, masters = 0, randomize = 0;
+  vary_opts_t vary;
+  const char *layers[MAX_SPECS], *palettes[MAX_SPECS], *labels[MAX_SPECS];
+  unsigned nlayers = 0, npalettes = 0, nlabels = 0;
+  long lead = 0;
   lua_State *L;
   int status;
 
   memset(&art, 0, sizeof art);
+  memset(&vary, 0, sizeof vary);
   art.svg = (const char **)calloc((size_t)argc + 1, sizeof *art.svg);
   if (!art.svg) die(1, "out of memory");
   TRACK(NULL, art.svg);   /* die() leaves without freeing it */
@@ -219,15 +251,8 @@ int cmd_font(int argc, char **argv) {
       family = o.value;
     } else if (opt_is(&o, a, "--variations", 1)) {
       variations = o.value;
-    } else if (opt_is(&o, a, "--specimen", 1)) {
-      if (!o.value[0]) die(EXIT_USAGE, "--specimen needs an HTML file");
-      specimen = o.value;
-    } else if (opt_is(&o, a, "--axis", 1)) {
-      add_spec("--axis", o.value, axes, &naxes);
-    } else if (opt_is(&o, a, "--randomize", 1)) {
-      randomize = parse_long("--randomize", o.value, 1, 64);
-    } else if (opt_is(&o, a, "--masters", 1)) {
-      masters = parse_long("--masters", o.value, 2, 17);
+    } else if (take_vary_option(&o, a, &vary)) {
+      /* --axis, --masters, --randomize, --specimen */
     } else if (take_art_option(&o, a, &art)) {
       /* --svg and its options */
     } else if (take_run_option(argc, argv, &o.i)) {
@@ -246,7 +271,8 @@ int cmd_font(int argc, char **argv) {
   if (!art.nsvg && (art.map || art.upem || art.have_ascent || art.have_descent || art.advance > 0 ||
                     art.keep_going || art.flatten))
     die(EXIT_USAGE, "font: --map, --upem, --ascent, --descent, --advance, --keep-going and --flatten-gradients go with --svg");
-  if (art.nsvg && (npalettes || nlabels || type || variations || naxes || masters || specimen || randomize))
+  if (art.nsvg && (npalettes || nlabels || type || variations || vary.naxes || vary.masters || vary.specimen ||
+                   vary.randomize))
     die(EXIT_USAGE, "font: --palette, --label, --palette-type, --variations, --axis, --masters, --randomize and --specimen do not go with --svg");
   if (art.have_ascent && art.have_descent && !(art.ascent > art.descent))
     die(EXIT_USAGE, "font: --ascent must be above --descent");
@@ -278,7 +304,7 @@ int cmd_font(int argc, char **argv) {
     set_str(L, "text", text);
     set_str(L, "family", family);
     set_str(L, "variations", variations);
-    set_str(L, "specimen", specimen);
+    set_str(L, "specimen", vary.specimen);
     if (lead) {
       lua_pushinteger(L, lead);
       lua_setfield(L, -2, "lead");
@@ -286,15 +312,9 @@ int cmd_font(int argc, char **argv) {
     push_list(L, layers, nlayers, "layers");
     push_list(L, palettes, npalettes, "palettes");
     push_list(L, labels, nlabels, "labels");
-    push_list(L, axes, naxes, "axes");
-    if (masters) {
-      lua_pushinteger(L, masters);
-      lua_setfield(L, -2, "masters");
-    }
-    if (randomize) {
-      lua_pushinteger(L, randomize);
-      lua_setfield(L, -2, "randomize");
-    }
+    push_list(L, vary.axes, vary.naxes, "axes");
+    set_int(L, "masters", vary.masters);
+    set_int(L, "randomize", vary.randomize);
     push_art(L, &art);
     status = lua_pcall(L, 1, 0, 0);
   }

@@ -2,7 +2,7 @@
 -- (`ct.save_font({ svg = DIR }, "out.ttf")`, `chromatype font --svg DIR`; docs/fonts.md).
 -- Which characters a file draws comes from its name or from a map (CSV or JSON); the
 -- drawings are read and made into a font by the core (core.artwork_builder,
--- src/fontmake/artfont.c).
+-- src/fontmake/artwork/artfont.c).
 -- @module chromatype.fontmake.artwork
 
 local core = require "chromatype.core"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "ct-test.h"
-#include "fontmake/artfont.h"
+#include "fontmake/artwork/artfont.h"
 
 /* ---- drawings by hand ------------------------------------------------------------- */
 

@@ -3,7 +3,8 @@
 ** glyph/artwork/): the drawings read in parallel, then in file order the glyph set of a
 ** plain TrueType font (one empty base glyph per drawing, placeholders, every distinct
 ** outline once), which leads a font builder whose color glyphs are the drawings' trees.
-** Fontmake stage; the tables of that font are artfont-tables.c's.
+** Fontmake stage, fonts from artwork (fontmake/artwork/); the tables of that font are
+** artfont-tables.c's.
 */
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef CT_ARTFONT_H
 #define CT_ARTFONT_H
 
-#include "fontmake.h"
+#include "fontmake/fontmake.h"
 #include "glyph/artwork/artwork.h"
 
 /* GDEF glyph classes */
