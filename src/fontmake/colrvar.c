@@ -24,7 +24,7 @@ struct ct_colr_var {
   unsigned  nrows, cap;
   unsigned *hash;       /* sets of rows by hash: 1 + their first row, open addressing */
   unsigned *hlen;       /* per hash slot: the set's length */
-  unsigned  hcap;
+  unsigned  hcap, nsets;   /* slots, sets in them */
   int       failed;
 };
 
@@ -91,6 +91,7 @@ static void hash_put(ct_colr_var_t *v, unsigned first, unsigned n) {
   while (v->hash[j]) j = (j + 1) & (v->hcap - 1);
   v->hash[j] = first + 1;
   v->hlen[j] = n;
+  v->nsets++;
 }
 
 static int rehash(ct_colr_var_t *v, unsigned cap) {
@@ -103,6 +104,7 @@ static int rehash(ct_colr_var_t *v, unsigned cap) {
   v->hash = h;
   v->hlen = l;
   v->hcap = cap;
+  v->nsets = 0;
   for (i = 0; i < old; i++)
     if (oh[i]) hash_put(v, oh[i] - 1, ol[i]);
   free(oh);
@@ -112,10 +114,9 @@ static int rehash(ct_colr_var_t *v, unsigned cap) {
 
 long ct_colr_var_rows(ct_colr_var_t *v, const int32_t *deltas, unsigned n) {
   size_t w = v->regions, len = (size_t)n * w;
-  unsigned j, first, entries = 0;
+  unsigned j, first;
   if (n == 0) return -1;
-  for (j = 0; j < v->hcap; j++) entries += v->hash[j] != 0;
-  if ((entries + 1) * 2 > v->hcap && !rehash(v, v->hcap ? v->hcap * 2 : 256)) return -1;
+  if ((v->nsets + 1) * 2 > v->hcap && !rehash(v, v->hcap ? v->hcap * 2 : 256)) return -1;
   for (j = (unsigned)rows_hash(deltas, len) & (v->hcap - 1); v->hash[j]; j = (j + 1) & (v->hcap - 1))
     if (v->hlen[j] == n && !memcmp(v->rows + (size_t)(v->hash[j] - 1) * w, deltas, len * sizeof *deltas))
       return v->hash[j] - 1;
@@ -142,6 +143,10 @@ void ct_colr_var_truncate(ct_colr_var_t *v, unsigned nrows) {
   for (j = 0; j < v->hcap; j++)
     if (v->hash[j] && v->hash[j] - 1 + v->hlen[j] > nrows) v->hash[j] = 0;
   rehash(v, v->hcap);   /* the chains closed up again; on failure the old table stays */
+}
+
+int ct_colr_table_varies(const unsigned char *colr, size_t len) {
+  return colr && len >= 34 && ct_rd16(colr) == 1 && ct_rd32(colr + 30) != 0;   /* itemVariationStoreOffset */
 }
 
 static unsigned f2dot14_bits(double x) {

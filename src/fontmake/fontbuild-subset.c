@@ -52,7 +52,7 @@ static ct_status_t subset(ct_buf_t *font, const char *text, ct_error_t *err) {
   hb_blob_destroy(svg);
   colr = hb_face_reference_table(face, TAG('C', 'O', 'L', 'R'));
   cb = (const unsigned char *)hb_blob_get_data(colr, &clen);
-  var_colr = clen >= 34 && ct_rd16(cb) == 1 && ct_rd32(cb + 30) != 0;   /* an ItemVariationStore */
+  var_colr = ct_colr_table_varies(cb, clen);
   hb_blob_destroy(colr);
   if (has_svg || var_colr) {
     /* hb-subset 6.0 drops SVG tables and COLR's variations, and prunes CPAL entries under

@@ -14,7 +14,7 @@
 
 #define TAG CT_TAG
 
-static void free_axes(ct_font_builder_t *b) {
+void ct_build_free_axes(ct_font_builder_t *b) {
   unsigned i;
   if (b->mtrees)
     for (i = 0; i < b->ntrees * b->nmasters; i++) ct_paint_destroy(b->mtrees[i]);
@@ -27,7 +27,6 @@ static void free_axes(ct_font_builder_t *b) {
   b->naxes = b->nmasters = 0;
 }
 
-void ct_build_free_axes(ct_font_builder_t *b) { free_axes(b); }
 
 static int tag_ok(const char *t) {
   unsigned i;
@@ -40,7 +39,7 @@ static int tag_ok(const char *t) {
 ct_status_t ct_font_builder_set_axes(ct_font_builder_t *b, const ct_axis_t *axes, unsigned naxes,
                                      const double *masters, unsigned nmasters, ct_error_t *err) {
   unsigned a, j, k;
-  free_axes(b);
+  ct_build_free_axes(b);
   if (naxes == 0) return CT_OK;
   if (b->nvbases) return ct_set_error(err, CT_ERR_INVALID_ARG, "effect axes and variants do not go together (one or the other)");
   if (naxes > 16) return ct_set_error(err, CT_ERR_INVALID_ARG, "axes: at most 16, got %u", naxes);
@@ -81,7 +80,7 @@ ct_status_t ct_font_builder_set_axes(ct_font_builder_t *b, const ct_axis_t *axes
   b->masters = malloc((size_t)naxes * nmasters * sizeof *b->masters);
   b->mtrees = calloc((size_t)b->ntrees * nmasters + 1, sizeof *b->mtrees);
   if (!b->axes || !b->masters || !b->mtrees) {
-    free_axes(b);
+    ct_build_free_axes(b);
     return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
   }
   memcpy(b->axes, axes, naxes * sizeof *axes);

@@ -234,7 +234,7 @@ static int other_font(const ct_paint_t *p, const ct_font_t *lead, unsigned depth
    are at one location, so its design space cannot be kept as it is. */
 static int colr_varies(ct_font_t *font) {
   ct_table_t c = ct_table_load(font, TAG('C', 'O', 'L', 'R'));
-  int v = c.p && c.len >= 34 && ct_rd16(c.p) == 1 && ct_rd32(c.p + 30) != 0;
+  int v = ct_colr_table_varies(c.p, c.len);
   free(c.p);
   return v;
 }

@@ -127,6 +127,8 @@ unsigned ct_colr_var_rows_used(const ct_colr_var_t *v);
 long ct_colr_var_rows(ct_colr_var_t *v, const int32_t *deltas, unsigned n);
 /* Forgets the rows from `nrows` on (a glyph that failed). */
 void ct_colr_var_truncate(ct_colr_var_t *v, unsigned nrows);
+/* Whether a COLR table's bytes vary its paints (version 1 with an ItemVariationStore). */
+int ct_colr_table_varies(const unsigned char *colr, size_t len);
 /* The ItemVariationStore (one ItemVariationData, row i = variation index i). */
 int ct_colr_var_encode(const ct_colr_var_t *v, ct_buf_t *out);
 /* Whether `master` has the shape of `def`: the same nodes, glyphs, colors (but alphas),

@@ -25,8 +25,7 @@ trap 'rm -rf "$t"' EXIT
 CELL_MAE=1.5 MAE=0.6 PCT=0.3
 
 # the references were drawn from exactly these files, in this order
-if (sums=$(pwd)/$REF/SHA256SUMS && cd "$SRC" && sha256sum --quiet -c "$sums") > "$t/sums" 2>&1; then ok
-else bad "the SVGs differ from those $REF was made from (run tests/artwork/make_refs.sh): $(head -3 "$t/sums")"; fi
+same_sums "$REF" "$SRC" SVGs "tests/artwork/make_refs.sh"
 (cd "$SRC" && ls -- *.svg | LC_ALL=C sort) > "$t/names"
 if cmp -s "$t/names" "$REF/names"; then ok; else bad "$SRC has other files than $REF/names (run tests/artwork/make_refs.sh)"; fi
 cps=$(sed 's/\.svg$//' "$REF/names" | tr a-f A-F | sed 's/^/U+/; s/-/+U+/g' | paste -sd, -)

@@ -73,7 +73,6 @@ local function split_numbers(s)
   skel[#skel + 1] = s:sub(pos)
   return skel, nums
 end
-M._split_numbers = split_numbers
 
 -- A range value "LO..HI@TAG" -> {lo =, hi =, tag =, skel =, nlo =, nhi =}, or nil.
 local function parse_range(filter, key, v)
@@ -104,7 +103,6 @@ local function at(r, t)
   end
   return table.concat(out)
 end
-M._at = at
 
 --- The filters' templates: each filter spec string split into its path and its options in
 --- order, the ranges among them parsed; loaded filters (tables) stay as they are.  Returns
@@ -198,7 +196,6 @@ local function deviation(a, b, c, t, depth)
   end
   return worst
 end
-M.deviation = function(a, b, c, t) return deviation(a, b, c, t, 0) end
 
 -- ---- baking ---------------------------------------------------------------------------------
 

@@ -42,7 +42,6 @@ local function sample(font)
   end
   return table.concat(t, " ")
 end
-M.sample = sample
 
 local PAGE = [[<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
