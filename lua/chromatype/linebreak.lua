@@ -179,7 +179,8 @@ end
 
 -- One pass of the total-fit algorithm with threshold `threshold`; `skip(item)` says which
 -- penalties this pass leaves out (hyphenation in the first pass).  Returns the break nodes
--- at the paragraph's end (one per line count and fitness class), or nil if none.
+-- at the paragraph's end (one per line count and fitness class), or nil if none, and the
+-- work done: how many (active node, breakpoint) pairs were looked at.
 local function pass(items, S, avail_for, P, threshold, background, final, skip)
   -- nodes are told apart by their line number up to `easy` (TeX's easy_line): beyond it
   -- every line has the same measure, and without looseness the count does not matter
@@ -195,6 +196,7 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
   local active = { { pos = 0, line = 0, fitness = 1, total = 0, flagged = false, post = 0 } }
   local na = 1
   local ends = nil
+  local work = 0
   for b = 1, n do
     local it = items[b]
     if breakable(items, b) and not (skip and skip(it)) then
@@ -205,6 +207,7 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
       local extra = (is_pen and (it.width or 0) or 0) + pre_of(it)
       local any = false
       local kept = 0
+      work = work + na
       for ai = 1, na do
         local a = active[ai]
         local s = start[a.pos]
@@ -286,7 +289,7 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
         nrec = 0
       end
       if forced then
-        if na < first_new then return nil end
+        if na < first_new then return nil, work end
         -- after a forced break the paragraph starts afresh from its nodes (every older node
         -- was deactivated by it)
         if b == n then
@@ -294,11 +297,11 @@ local function pass(items, S, avail_for, P, threshold, background, final, skip)
           for i = first_new, na do ends[#ends + 1] = active[i] end
         end
       elseif na == 0 then
-        return nil
+        return nil, work
       end
     end
   end
-  return ends
+  return ends, work
 end
 
 -- The node at the end chosen for the looseness: the line count closest to best + looseness.
@@ -327,7 +330,8 @@ end
 --- line that is not overfull is acceptable (the best the demerits formula can do however
 --- loose), an overfull one being taken only when nothing else is left.
 -- @treturn table|nil break indices into `items`, one per line
--- @treturn table {total = demerits, pass = the pass that set it (1 to 4), looseness = achieved}
+-- @treturn table {total = demerits, pass = the pass that set it (1 to 4), looseness = achieved,
+--   work = (active node, breakpoint) pairs looked at in every pass run}
 function M.optimal(items, avail_for, opts)
   local P = params(opts)
   local S = { prepare(items) }
@@ -343,9 +347,11 @@ function M.optimal(items, avail_for, opts)
   end
   plan[#plan + 1] = { n = 4, threshold = math.huge, final = true }
   local chosen, achieved, used
+  local work = 0
   for _, pl in ipairs(plan) do
-    local ends = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
+    local ends, w = pass(items, S, avail_for, P, pl.threshold, P.line_stretch + (pl.background or 0),
       pl.final, pl.skip)
+    work = work + w
     if ends then
       chosen, achieved = choose(ends, P.looseness)
       used = pl.n
@@ -359,7 +365,7 @@ function M.optimal(items, avail_for, opts)
     table.insert(breaks, 1, nd.pos)
     nd = nd.prev
   end
-  return breaks, { total = chosen.total, pass = used, looseness = achieved }
+  return breaks, { total = chosen.total, pass = used, looseness = achieved, work = work }
 end
 
 -- ---- first fit --------------------------------------------------------------------------------

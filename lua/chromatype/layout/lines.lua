@@ -274,6 +274,7 @@ local function break_lines(p, segs, avail_for, bp)
   lines[1].paragraph_demerits = total
   lines[1].breaker = bp.breaker
   lines[1].pass = info and info.pass
+  lines[1].break_work = info and info.work
   return lines
 end
 

@@ -289,7 +289,7 @@ local function place(all, fit, used, opts, width)
       ascent = l.asc, descent = l.desc, rtl = rtl, paragraph = l.pi,
       ratio = ((l.last and l.ratio > 0) or l.ratio ~= l.ratio) and 0 or l.ratio, badness = l.badness,
       fitness = l.fitness, demerits = l.demerits, paragraph_demerits = l.paragraph_demerits,
-      breaker = l.breaker, pass = l.pass, hyphenated = l.flagged or nil }
+      breaker = l.breaker, pass = l.pass, break_work = l.break_work, hyphenated = l.flagged or nil }
   end
   return out
 end
