@@ -81,11 +81,15 @@ int ct_fs_exists(const char *path);
 char **ct_fs_list(const char *path, size_t *count, ct_error_t *err);
 void ct_fs_free_list(char **names, size_t count);
 /* A new empty file named `path` + `tag` + six letters, in the umask's mode, open for
-   reading and writing; its name in *name (malloc'ed, the caller's).  -1 with `err`. */
+   reading and writing; its name in *name (malloc'ed, the caller's).  -1 with `err`.
+   When `path` is a device, FIFO or socket (/dev/null), the temporary goes to $TMPDIR
+   (or /tmp) instead, and a sandboxed run is refused. */
 int ct_fs_create_temp(const char *path, const char *tag, char **name, ct_error_t *err);
 FILE *ct_fs_fopen_temp(const char *path, const char *tag, const char *mode, char **name, ct_error_t *err);
 /* Renames within the rules (both names must be writable); a symbolic link at `to` is
-   replaced, never followed. */
+   replaced, never followed.  A `to` that is a device, FIFO or socket (also through a
+   link) is never replaced: `from` is copied into it and removed, and a failed write
+   (ENOSPC) is an error naming `to`; a sandboxed run is refused. */
 ct_status_t ct_fs_rename(const char *from, const char *to, ct_error_t *err);
 int ct_fs_unlink(const char *path);   /* 0, or -1 with errno */
 ct_status_t ct_fs_mkdir(const char *path, ct_error_t *err);

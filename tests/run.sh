@@ -30,6 +30,7 @@ run sh tests/cli/test_svg.sh
 run sh tests/cli/test_svg_layouts.sh
 run sh tests/cli/test_sandbox.sh
 run sh tests/cli/test_sandbox_escapes.sh
+run sh tests/cli/test_hostile_faults.sh
 run sh tests/cli/test_batch.sh
 run sh tests/cli/test_print.sh
 run sh tests/cli/test_frames.sh

@@ -398,21 +398,86 @@ static DIR *ct_fs_opendir(const char *path, ct_error_t *err) {
   return d;
 }
 
-int ct_fs_create_temp(const char *path, const char *tag, char **name, ct_error_t *err) {
+/* ---- targets that are not files ------------------------------------------------------- */
+
+/* Whether `path` names something that is neither a regular file nor a folder: a device
+   (/dev/null, /dev/full, a tty), a FIFO or a socket.  Such a target is written through
+   (opened and written in place), never replaced by a rename. */
+static int is_node(const char *path) {
+  struct stat sb;
+  if (ct_fs_stat(path, &sb, NULL) != CT_OK) return 0;
+  return !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+/* A sandboxed run writes no device, FIFO or socket: what it would reach through one is
+   outside what the path rules can see. */
+static ct_status_t node_refused(const char *path, ct_error_t *err) {
+  return denied(err, 1, path, "not a regular file: a sandboxed run writes no device, FIFO or socket");
+}
+
+/* The finished temporary `from` copied into the node `to` (opened, never created or
+   replaced), then removed.  A failed write (ENOSPC on /dev/full) names `to`. */
+static ct_status_t write_through(const char *from, const char *to, ct_error_t *err) {
+  static char buf[65536];
+  int in, out, e = 0;
+  if ((in = open(from, O_RDONLY | O_CLOEXEC)) < 0) return io_error(err, 1, to, errno);
+  if ((out = open(to, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
+    e = errno;
+    close(in);
+    return io_error(err, 1, to, e);
+  }
+  while (!e) {
+    ssize_t got = read(in, buf, sizeof buf), put = 0;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) e = errno;
+    if (got <= 0) break;
+    while (put < got && !e) {
+      ssize_t w = write(out, buf + put, (size_t)(got - put));
+      if (w < 0 && errno != EINTR) e = errno;
+      else if (w == 0) e = EIO;
+      else if (w > 0) put += w;
+    }
+  }
+  if (close(out) != 0 && !e && errno != EINTR) e = errno;
+  close(in);
+  if (e) return io_error(err, 1, to, e);
+  unlink(from);
+  return CT_OK;
+}
+
+/* Where the temporary of a node goes: the temporary folder ($TMPDIR or /tmp), since the
+   node's own folder (/dev) need not be writable.  malloc'ed, or NULL. */
+static char *node_temp_base(const char *path) {
+  const char *dir = getenv("TMPDIR"), *slash = strrchr(path, '/');
+  size_t n;
+  char *base;
+  if (!dir || dir[0] != '/') dir = "/tmp";
+  n = strlen(dir) + strlen(path) + 16;
+  if ((base = malloc(n))) snprintf(base, n, "%s/chromatype-%s", dir, slash ? slash + 1 : path);
+  return base;
+}
+
+int ct_fs_create_temp(const char *target, const char *tag, char **name, ct_error_t *err) {
   static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   static unsigned long long counter;
   where_t w;
-  size_t n = strlen(path) + strlen(tag) + 8;
-  char *tmp = NULL, leaf[NAME_MAX + 1];
+  size_t n;
+  char *tmp = NULL, *alt = NULL, leaf[NAME_MAX + 1];
+  const char *path = target;   /* where the temporary goes beside; messages name the target */
   int dirfd = -1, owned = 0, fd = -1, tries, e = 0;
   *name = NULL;
-  if (resolve(path, 1, &w, err) != CT_OK) return -1;
-  if (!(tmp = malloc(n))) { ct_set_error(err, CT_ERR_NOMEM, "out of memory"); return -1; }
+  if (target && *target && is_node(target)) {
+    if (fs.on) { node_refused(target, err); return -1; }
+    if (!(path = alt = node_temp_base(target))) { ct_set_error(err, CT_ERR_NOMEM, "out of memory"); return -1; }
+  }
+  n = strlen(path) + strlen(tag) + 8;
+  if (resolve(path, 1, &w, err) != CT_OK) goto fail;
+  if (!(tmp = malloc(n))) { ct_set_error(err, CT_ERR_NOMEM, "out of memory"); goto fail; }
   /* the temporary's directory is the target's; resolved once, the name made in it */
   {
     where_t wt = w;
     char *t2 = malloc(strlen(w.rel) + strlen(tag) + 8);
-    if (!t2) { free(tmp); ct_set_error(err, CT_ERR_NOMEM, "out of memory"); return -1; }
+    if (!t2) { ct_set_error(err, CT_ERR_NOMEM, "out of memory"); goto fail; }
     sprintf(t2, "%s%sXXXXXX", w.rel, tag);
     wt.rel = t2;
     dirfd = open_parent(&wt, leaf, sizeof leaf, &owned);
@@ -420,9 +485,8 @@ int ct_fs_create_temp(const char *path, const char *tag, char **name, ct_error_t
     free(t2);
   }
   if (dirfd == NO_DIR) {
-    free(tmp);
-    io_error(err, 1, path, e);
-    return -1;
+    io_error(err, 1, target, e);
+    goto fail;
   }
   for (tries = 0; tries < 100; tries++) {
     unsigned long long v = ((unsigned long long)getpid() << 32) ^ (unsigned long long)(uintptr_t)&v ^
@@ -438,13 +502,17 @@ int ct_fs_create_temp(const char *path, const char *tag, char **name, ct_error_t
   e = errno;
   if (owned) close(dirfd);
   if (fd < 0) {
-    free(tmp);
-    io_error(err, 1, path, e);
-    return -1;
+    io_error(err, 1, target, e);
+    goto fail;
   }
   snprintf(tmp, n, "%s%s%s", path, tag, leaf + strlen(leaf) - 6);
+  free(alt);
   *name = tmp;
   return fd;
+fail:
+  free(tmp);
+  free(alt);
+  return -1;
 }
 
 FILE *ct_fs_fopen_temp(const char *path, const char *tag, const char *mode, char **name, ct_error_t *err) {
@@ -554,6 +622,7 @@ ct_status_t ct_fs_rename(const char *from, const char *to, ct_error_t *err) {
   char lf[NAME_MAX + 1], lt[NAME_MAX + 1];
   int df, dt, of, ot, r = -1, e;
   if (resolve(from, 1, &wf, err) != CT_OK || resolve(to, 1, &wt, err) != CT_OK) return err ? err->status : CT_ERR_DENIED;
+  if (is_node(to)) return fs.on ? node_refused(to, err) : write_through(from, to, err);
   if ((df = open_parent(&wf, lf, sizeof lf, &of)) == NO_DIR) return io_error(err, 1, to, errno);
   if ((dt = open_parent(&wt, lt, sizeof lt, &ot)) != NO_DIR) {
     r = renameat(df, lf, dt, lt);

@@ -145,6 +145,14 @@ static int take_back(handed_t *h, int ok, int status) {
       struct stat st;
       if (!is_output(h, e->d_name)) continue;
       if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+      /* a device, FIFO or socket there is never replaced, nor written (see ct_fs_rename) */
+      if (fstatat(h->real_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
+          !S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "%s: sandbox: writing '%s/%s' refused (not a regular file: a sandboxed run writes no "
+                        "device, FIFO or socket)\n", progname, h->dir, e->d_name);
+        status = 1;
+        continue;
+      }
       if (renameat(dirfd(d), e->d_name, h->real_fd, e->d_name) != 0) {
         fprintf(stderr, "%s: %s/%s: cannot write: %s\n", progname, h->dir, e->d_name, strerror(errno));
         status = 1;

@@ -387,8 +387,7 @@ ct_status_t ct_video_finish(ct_video_t *v, ct_error_t *err) {
   if (v->failed) return ct_set_error(err, CT_ERR_IO, "%s: the video failed before", v->path);
   if (!v->pid) return ct_set_error(err, CT_ERR_INVALID_ARG, "%s: a video needs at least one frame", v->path);
   v->failed = 1;   /* finished, one way or the other */
-  if ((st = reap(v, err)) == CT_OK && rename(v->tmp, v->path) != 0)
-    st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", v->path, strerror(errno));
+  if ((st = reap(v, err)) == CT_OK) st = ct_fs_rename(v->tmp, v->path, err);
   if (st != CT_OK) unlink(v->tmp);
   free(v->tmp);
   v->tmp = NULL;

@@ -181,7 +181,7 @@ ct_status_t ct_plates_write(const char *dir, const void *pdf, size_t len, ct_pdf
       if (st == CT_OK && png) {   /* Ghostscript's gray PNG is the plate */
         char *path = plate_path(dir, name, i, npages, "png");
         if (!path) st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");
-        else if (rename(page, path) != 0) st = ct_set_error(err, CT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        else st = ct_fs_rename(page, path, err);
         free(path);
       }
       unlink(page);
