@@ -136,7 +136,7 @@ int ct_names_read(ct_names_t *ns, const ct_table_t *t, int renamed) {
 int ct_names_write(ct_names_t *ns, ct_buf_t *out) {
   unsigned i;
   size_t off = 0;
-  qsort(ns->v, ns->n, sizeof *ns->v, name_cmp);
+  if (ns->n > 1) qsort(ns->v, ns->n, sizeof *ns->v, name_cmp);   /* no records: v is NULL (UBSan) */
   ct_buf_u16(out, 0);
   ct_buf_u16(out, ns->n);
   ct_buf_u16(out, 6 + 12 * ns->n);

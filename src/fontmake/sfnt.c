@@ -30,8 +30,9 @@ unsigned char *ct_buf_grow(ct_buf_t *b, size_t n) {
     b->p = p;
     b->cap = cap;
   }
+  if (!b->p) return NULL;   /* n = 0 on an empty buffer: no bytes to point at (NULL + 0 is undefined) */
   p = b->p + b->len;
-  if (n) memset(p, 0, n);   /* n = 0 on an empty buffer: p is NULL */
+  memset(p, 0, n);
   b->len += n;
   return p;
 }

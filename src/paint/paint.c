@@ -304,7 +304,7 @@ static void put(text_t *t, const char *fmt, ...) {
   if (t->failed) return;
   for (;;) {
     va_start(ap, fmt);
-    n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->cap - t->len, fmt, ap);
     va_end(ap);
     if (n >= 0 && (size_t)n < t->cap - t->len) break;
     {

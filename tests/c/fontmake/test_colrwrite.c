@@ -14,6 +14,7 @@
 #include "ct-test.h"
 #include "ct.h"
 #include "fontmake/fontmake.h"
+#include "fontmake/fontbuild.h"
 
 #define LEAD FONT("ct-kern.ttf")   /* 119 TrueType glyphs, 1000 units per em */
 
@@ -618,6 +619,23 @@ static void bench(ct_font_t *lead) {
   printf("Twemoji COLRv0 as COLRv1: %u color glyphs: COLR %zu bytes (543272 before sharing)\n", n, got);
 }
 
+/* issue 33, item 14: an empty buffer grown by nothing (NULL + 0 in ct_buf_grow) and a name
+   table of no records (qsort given NULL): UBSan aborts on either (make check-asan). */
+static void test_empty_buffers(void) {
+  ct_buf_t b = { NULL, 0, 0, 0 };
+  ct_names_t ns;
+  ct_table_t none = { NULL, 0 };
+  CHECK(ct_buf_grow(&b, 0) == NULL && b.len == 0 && !b.failed);
+  ct_buf_bytes(&b, NULL, 0);
+  CHECK(b.len == 0 && !b.failed);
+  memset(&ns, 0, sizeof ns);
+  CHECK(ct_names_read(&ns, &none, 0) && ns.n == 0);
+  CHECK(ct_names_write(&ns, &b));
+  CHECK_MSG(b.len == 6 && rd16(b.p + 2) == 0, "a name table of no records: %zu bytes", b.len);
+  ct_names_free(&ns);
+  free(b.p);
+}
+
 int main(int argc, char **argv) {
   ct_error_t err;
   ct_font_t *lead = ct_font_create_from_file(LEAD, 0, &err);
@@ -643,6 +661,7 @@ int main(int argc, char **argv) {
     test_colors(lead);
     test_added_order(lead);
     test_failed_glyph();
+    test_empty_buffers();
     {
       unsigned n;
       twemoji(1, &n);
