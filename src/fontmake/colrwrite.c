@@ -88,8 +88,14 @@ typedef struct {
   unsigned          nids, ids_cap, idcur;
 } walk_t;
 
+/* The reason a glyph was refused, into the sink: often the sink's own words already
+   (a refusal that passes on sink->why), which a copy onto itself would erase. */
+static void set_why(ct_colr_sink_t *sink, const char *why) {
+  if (why != sink->why) snprintf(sink->why, sizeof sink->why, "%s", why);
+}
+
 static int refuse(walk_t *k, const char *why) {
-  if (!k->why) k->why = why;
+  if (!k->why) k->why = why && *why ? why : "the builder could not add one of its layers";   /* never an empty reason */
   return 0;
 }
 
@@ -207,7 +213,7 @@ int ct_colr_writer_add_v0(ct_colr_writer_t *w, unsigned gid, const ct_paint_t *t
   if (!flatten_v0(&k, tree, identity, 0)) {
     w->v0layers.len = mark;   /* the glyph's layers so far go */
     w->nv0layers = first;
-    snprintf(sink->why, sizeof sink->why, "%s", k.why);
+    set_why(sink, k.why);
     return 0;
   }
   if (w->nv0layers == first) return 1;   /* nothing drawn: no record */
@@ -887,7 +893,7 @@ int ct_colr_writer_add_v1_masters(ct_colr_writer_t *w, unsigned gid, const ct_pa
     blocks_pop(w, blocks);
     layers_pop(w, layers);
     if (w->var) ct_colr_var_truncate(w->var, rows);
-    snprintf(sink->why, sizeof sink->why, "%s", k.why ? k.why : "out of memory");
+    set_why(sink, k.why ? k.why : "out of memory");
     return 0;
   }
   if (w->nv1 == w->v1cap) {

@@ -196,17 +196,18 @@ static long sink_glyph(void *data, ct_font_t *font, unsigned gid, const double *
   ct_build_t *s = data;
   ct_glyph_key_t k;
   ct_font_t *lead = s->b->lead;
-  if (font == lead && !m) return gid < lead->glyph_count ? (long)gid : -1;
+  if (gid >= font->glyph_count) {
+    snprintf(s->sink.why, sizeof s->sink.why, "it paints glyph %u, and %s has %u glyphs", gid, ct_font_get_path(font),
+             font->glyph_count);
+    return -1;
+  }
+  if (font == lead && !m) return (long)gid;
   if (font->upem != lead->upem) {
     ct_error_t e;
     ct_set_error(&e, CT_ERR_INVALID_ARG, "%s has %u units per em and the lead font %s has %u: "
                  "layers must share one em (scale one of them first, e.g. fontTools' scaleUpem)",
                  ct_font_get_path(font), font->upem, ct_font_get_path(lead), lead->upem);
     snprintf(s->sink.why, sizeof s->sink.why, "%s", e.message);
-    return -1;
-  }
-  if (gid >= font->glyph_count) {
-    snprintf(s->sink.why, sizeof s->sink.why, "%s has no glyph %u", ct_font_get_path(font), gid);
     return -1;
   }
   memset(&k, 0, sizeof k);

@@ -35,6 +35,16 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* Whether the PNG's header (IHDR) declares more pixels than memory may hold: only then is
+   cairo's "out of memory" believed. */
+static int huge_png(const unsigned char *b, size_t len) {
+  double w, h;
+  if (len < 24 || memcmp(b + 12, "IHDR", 4) != 0) return 0;
+  w = (double)((uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 | (uint32_t)b[18] << 8 | b[19]);
+  h = (double)((uint32_t)b[20] << 24 | (uint32_t)b[21] << 16 | (uint32_t)b[22] << 8 | b[23]);
+  return w * h > CT_MAX_IMAGE_FILE_PIXELS;
+}
+
 static cairo_surface_t *loadpng(lua_State *L, const char *path) {
   cairo_surface_t **slot = lua_newuserdatauv(L, sizeof *slot, 0);
   cairo_status_t s;
@@ -51,18 +61,28 @@ static cairo_surface_t *loadpng(lua_State *L, const char *path) {
     lua_pushstring(L, err.message);
     return NULL;
   }
+  /* cairo 1.16 reports every libpng error as "out of memory": what is not a PNG, or is
+     damaged, is said here */
+  if (len < 8 || memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) != 0) {
+    free(bytes);
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot read PNG: not a PNG file (no PNG signature)", path);
+    return NULL;
+  }
   src.p = bytes;
   src.left = len;
   *slot = cairo_image_surface_create_from_png_stream(png_read, &src);
-  free(bytes);
   s = cairo_surface_status(*slot);
   f = cairo_image_surface_get_format(*slot);
   if (s != CAIRO_STATUS_SUCCESS || (f != CAIRO_FORMAT_ARGB32 && f != CAIRO_FORMAT_RGB24)) {
+    const char *why = s != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(s) : "unsupported pixel format";
+    if (s == CAIRO_STATUS_NO_MEMORY && !huge_png(bytes, len)) why = "damaged or truncated PNG data";
+    free(bytes);
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot read PNG: %s", path,
-                    s != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(s) : "unsupported pixel format");
+    lua_pushfstring(L, "%s: cannot read PNG: %s", path, why);
     return NULL;
   }
+  free(bytes);
   cairo_surface_flush(*slot);
   return *slot;
 }

@@ -88,4 +88,95 @@ expect 1 "sandbox: writing 'fifo' refused (not a regular file" timeout 60 "$CT" 
 if [ -p fifo ]; then ok; else bad "a sandboxed run replaced the FIFO"; fi
 left=$(ls -A "$TMPDIR"); [ -z "$left" ] && ok || bad "temporaries left behind: $left"
 
+# ---- issue 33, item 14: the font builder under the sanitizers -----------------------------
+# A font whose name table has no records (qsort was given NULL) and COLRv0 fonts written as
+# COLRv1 (NULL + 0 in sfnt.c's buffer).  The sanitizer build (CT_BUILD=build-asan CT_ASAN=1)
+# aborts on either; the plain build checks the fonts written.
+PY=/usr/bin/python3
+has_colr() {   # has_colr WHAT FONT FORMAT
+  out=$("$CT" info "$2" 2>&1)
+  if printf '%s' "$out" | grep -q "^Color formats: .*$3"; then ok; else bad "$1: $2 has no $3: $out"; fi
+}
+for f in ct-colr0.ttf ct-colr0-cff.otf ct-colr0.woff2 twemoji-colr0.woff2; do
+  expect 0 "" "$CT" font "$ROOT/tests/fonts/$f" --format colr1 -o "c1-$f.ttf"
+  has_colr "$f as COLRv1" "c1-$f.ttf" COLRv1
+done
+if "$PY" -c "import fontTools" 2>/dev/null; then
+  "$PY" - "$ROOT/tests/fonts" <<'PYEOF'
+import sys
+from fontTools.ttLib import TTFont
+src = sys.argv[1] + "/"
+for name, out in (("ct-colr0.ttf", "noname-colr0.ttf"), ("ct-kern.ttf", "noname-plain.ttf")):
+    f = TTFont(src + name)
+    f["name"].names = []      # a name table without records
+    f.save(out)
+PYEOF
+  expect 0 "" "$CT" font noname-plain.ttf -o nn-plain.ttf
+  expect 0 "Glyphs:" "$CT" info nn-plain.ttf
+  expect 0 "" "$CT" font noname-colr0.ttf -o nn-colr0.ttf
+  has_colr "a nameless COLRv0 font" nn-colr0.ttf COLRv0
+  # (issue 33, item 15: the family of a font written from a nameless one is its file's
+  # name, not " Color")
+  expect 0 "" "$CT" font noname-colr0.ttf --format colr1 -o nn-colr1.ttf
+  expect 0 "^Family: *noname-colr0 Color$" sh -c "'$CT' info nn-colr1.ttf | grep '^Family'"
+  has_colr "a nameless COLRv0 font as COLRv1" nn-colr1.ttf COLRv1
+else
+  echo "$SUITE: skipped the nameless fonts (no fontTools for $PY)"
+fi
+
+# ---- issue 33, item 15: messages name the file and the cause -------------------------------
+
+# (a) a folder the run may not write: every format says so (as a user: root writes anywhere)
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null 2>&1; then
+  chmod 1777 "$T"
+  mkdir ro && chmod 555 ro
+  chmod 644 small.xml ct-colr0.ttf
+  printf 'id,t\n1,a\n' > r.csv && chmod 644 r.csv
+  as_nobody() { su nobody -s /bin/sh -c "cd '$T' && $*"; }
+  for o in ro/x.pdf ro/x.png ro/x.svg; do
+    expect 1 "^chromatype: $o: cannot write: Permission denied" as_nobody "'$CT' small.xml -o $o"
+  done
+  for o in ro/x.gif ro/x.apng ro/x.webp; do
+    expect 1 "^chromatype: $o: cannot write: Permission denied" as_nobody "'$CT' small.xml -o $o --duration 0.2"
+  done
+  expect 1 "^chromatype: ro/x.ttf: cannot write: Permission denied" as_nobody "'$CT' font ct-colr0.ttf -o ro/x.ttf"
+  expect 3 "ro/1.pdf: cannot write: Permission denied" as_nobody "'$CT' batch small.xml --data r.csv -o 'ro/{id}.pdf'"
+  # the document API returns the error as write does (nil, msg, "io"), for a PDF too
+  printf 'local d = require "chromatype.document"\nprint(select(3, d.render_file("small.xml", "ro/y.pdf")))\n' > rf.lua
+  chmod 644 rf.lua
+  expect 0 "^ro/y.pdf: cannot write: Permission denied" as_nobody "'$CT' rf.lua"
+else
+  echo "$SUITE: skipped the read-only folder (needs root and a user nobody)"
+fi
+
+# (b) read_png of what is not a PNG, or of a damaged one (cairo says "out of memory")
+printf 'local ct = require "chromatype"\nprint(ct.read_png(arg[1]))\n' > rp.lua
+expect 0 "small.xml: cannot read PNG: not a PNG file" "$CT" rp.lua small.xml
+"$CT" small.xml -o good.png
+{ head -c 40 good.png; head -c 20 /dev/zero; tail -c +61 good.png; } > bad.png   # IDAT's bytes zeroed
+expect 0 "bad.png: cannot read PNG: damaged or truncated PNG data" "$CT" rp.lua bad.png
+
+# (c) font-build errors: a reason always, a name always
+cat > gid0.lua <<'EOF'
+local ct = require "chromatype"
+local core = require "chromatype.core"
+local lead = assert(ct.open_font(arg[1]))
+local b = core.font_builder(lead)
+b:set_glyph(0, { kind = "glyph", gid = 999, child = { kind = "solid", color = { palette = 0 } } })
+print(select(2, b:write("gid0.ttf", { formats = { arg[2] } })))
+EOF
+expect 0 "COLRv0 cannot hold glyph 0 ('.notdef'): it paints glyph 999, and ct-colr0.ttf has 10 glyphs" "$CT" gid0.lua ct-colr0.ttf colr0
+expect 0 "COLRv1 cannot hold glyph 0 ('.notdef'): it paints glyph 999, and ct-colr0.ttf has 10 glyphs" "$CT" gid0.lua ct-colr0.ttf colr1
+if [ -f noname-plain.ttf ]; then
+  expect 1 "^chromatype: noname-plain.ttf has no color glyphs to write as colr1" "$CT" font noname-plain.ttf --format colr1 -o x.ttf
+  expect 1 "palettes: noname-plain.ttf has no palette to start from" "$CT" font noname-plain.ttf --palette 'x:0=#ff0000' -o x.ttf
+  cat > mem.lua <<'EOF'
+local ct = require "chromatype"
+local core = require "chromatype.core"
+local f = assert(ct.font_from_data(core.read_file("noname-plain.ttf")))
+print(ct.save_font(f, "m.ttf", { formats = "colr1" }))
+EOF
+  expect 0 "<memory> has no color glyphs to write as colr1" "$CT" mem.lua
+fi
+
 finish

@@ -50,9 +50,14 @@ local function new_pdf_stream(self, path, wo, filters, seed, time)
   local c
   local function out(page_sheet, frames, filtered)
     local first = c == nil
+    if st.failed then return end       -- the file could not be made: nothing more is drawn
     c = self:draw_sheet(c, page_sheet, frames, filtered)
     st.pages = st.pages + 1
-    if first then output(c, "stream", path, wo) end
+    if first then
+      -- the file cannot be made (a read-only folder): finish returns its error, as write does
+      local ok, err, code = output(c, "stream", path, wo)
+      if not ok then st.failed = { err, code } end
+    end
   end
   function st.sheet(sheet, index)
     local list = filters
@@ -71,6 +76,10 @@ local function new_pdf_stream(self, path, wo, filters, seed, time)
   function st.finish(report)
     if not c then fail(self, "the filters removed every page") end
     report.pages = st.pages
+    if st.failed then
+      c:close()
+      return nil, st.failed[1], st.failed[2], c, report
+    end
     local ok, err, code = output(c, "finish")
     return ok, err, code, c, report
   end

@@ -218,7 +218,9 @@ function M.bake(lead, filters, opts, bake, report)
   end
   for _, a in ipairs(lead:axes()) do
     if by[a.tag] then
-      error(("axis %s: %s has an axis %s already (give the effect another tag)"):format(a.tag, lead:info().family, a.tag), 0)
+      local i = lead:info()
+      local name = (i.family ~= nil and i.family ~= "") and i.family or i.path
+      error(("axis %s: %s has an axis %s already (give the effect another tag)"):format(a.tag, name, a.tag), 0)
     end
   end
   local n = opts.masters == nil and 2 or math.tointeger(opts.masters)

@@ -41,6 +41,23 @@ local function argerr(n, msg)
   error(("bad argument #%d to 'save_font' (%s)"):format(n, msg), 3)
 end
 
+-- How messages name a font: its family, or its file when it has no family name ("<memory>"
+-- for one made from bytes without a name).
+local function font_name(font)
+  local i = font:info()
+  if i.family ~= nil and i.family ~= "" then return i.family end
+  return (i.path ~= nil and i.path ~= "") and i.path or "<memory>"
+end
+
+-- The family a font written from `font` starts from: its own, or its file's name (no folder,
+-- no extension) when it has none.
+local function family_of(font)
+  local i = font:info()
+  if i.family ~= nil and i.family ~= "" then return i.family end
+  local base = (i.path or ""):match("([^/]*)$"):gsub("%.[^.]*$", "")
+  return (base ~= "" and not base:find("^<")) and base or "Untitled"
+end
+
 local function is_font(v)
   return type(v) == "userdata" and tostring(v):find("^chromatype%.Font") ~= nil
 end
@@ -489,7 +506,7 @@ local function save(source, path, opts)
       end
     end
     if next(trees) == nil then
-      error(("%s has no color glyphs to write as %s"):format(lead:info().family, table.concat(formats, ", ")), 0)
+      error(("%s has no color glyphs to write as %s"):format(font_name(lead), table.concat(formats, ", ")), 0)
     end
   end
 
@@ -509,7 +526,7 @@ local function save(source, path, opts)
   end
   local pals = build_palettes(base or {}, extras, opts.palette_type, labels)
   if #pals == 0 and extras and #extras > 0 then
-    error(("palettes: %s has no palette to start from (no CPAL)"):format(lead:info().family), 0)
+    error(("palettes: %s has no palette to start from (no CPAL)"):format(font_name(lead)), 0)
   end
   if #pals > 0 then b:set_palettes(pals) end
 
@@ -532,7 +549,7 @@ local function save(source, path, opts)
     for gid, list in pairs(var.trees) do b:set_glyph_masters(gid, list) end
   end
   local family = opts.family
-  if family == nil and any then family = lead:info().family .. (s and " Chromatic" or " Color") end
+  if family == nil and any then family = family_of(lead) .. (s and " Chromatic" or " Color") end
   if family ~= nil then
     if type(family) ~= "string" or family == "" then error("family: a name expected", 0) end
     b:set_family(family)
@@ -548,7 +565,7 @@ local function save(source, path, opts)
     for _, a in ipairs(lead:axes()) do at[#at + 1] = ("%s=%g"):format(a.tag, a.value) end
     require("chromatype.layout").warn(("font: %s is variable: the font written is its instance at %s (its axes are "
       .. "kept when it has TrueType outlines, is at its default, is written as COLRv1 alone, its color glyphs "
-      .. "paint no other font's outlines and its own COLR paints do not vary)"):format(lead:info().family,
+      .. "paint no other font's outlines and its own COLR paints do not vary)"):format(font_name(lead),
       table.concat(at, ",")))
   end
   if ok and opts.specimen then

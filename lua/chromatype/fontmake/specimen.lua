@@ -100,7 +100,7 @@ function M.write(font_path, out, opts)
   local data = core.read_file(font_path)
   if not data then return nil, font_path .. ": cannot read" end
   local info = font:info()
-  local family = info.family or "Font"
+  local family = (info.family ~= nil and info.family ~= "") and info.family or "Font"
   local face = family .. " specimen"
   local woff2 = data:sub(1, 4) == "wOF2"
   local text = opts.text or sample(font)
