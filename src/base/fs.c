@@ -418,16 +418,22 @@ static ct_status_t node_refused(const char *path, ct_error_t *err) {
 /* The finished temporary `from` copied into the node `to` (opened, never created or
    replaced), then removed.  A failed write (ENOSPC on /dev/full) names `to`. */
 static ct_status_t write_through(const char *from, const char *to, ct_error_t *err) {
-  static char buf[65536];
+  enum { CHUNK = 65536 };
+  char *buf;
   int in, out, e = 0;
-  if ((in = open(from, O_RDONLY | O_CLOEXEC)) < 0) return io_error(err, 1, to, errno);
+  if (!(buf = malloc(CHUNK))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");   /* not static: threads write too */
+  if ((in = open(from, O_RDONLY | O_CLOEXEC)) < 0) {
+    free(buf);
+    return io_error(err, 1, to, errno);
+  }
   if ((out = open(to, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
     e = errno;
     close(in);
+    free(buf);
     return io_error(err, 1, to, e);
   }
   while (!e) {
-    ssize_t got = read(in, buf, sizeof buf), put = 0;
+    ssize_t got = read(in, buf, CHUNK), put = 0;
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) e = errno;
     if (got <= 0) break;
@@ -440,6 +446,7 @@ static ct_status_t write_through(const char *from, const char *to, ct_error_t *e
   }
   if (close(out) != 0 && !e && errno != EINTR) e = errno;
   close(in);
+  free(buf);
   if (e) return io_error(err, 1, to, e);
   unlink(from);
   return CT_OK;
