@@ -73,4 +73,51 @@ fifo "font layer" "$CT" font --layer fifo.ttf=#ff0000 -o f.ttf
 expect 0 "" sh -c "\"$CT\" - -o o.pdf < doc.xml"
 expect 0 "" "$CT" doc.xml -o o.pdf
 
+# ---- issue 33, item 8: trees that use their children twice, 63 levels (2^63 visits) -----
+# one tree drawn with c:paint: drawn in part, at once, in every format (PNG walked it whole)
+cat > dbl.lua <<EOF
+local ct = require "chromatype"
+local f = ct.open_font("$FONT")
+local t = { kind = "solid", color = { rgba = "#ff0000", alpha = 0.5 } }
+for i = 1, 63 do t = { kind = "layers", children = { t, t } } end
+local c = ct.canvas{width=100,height=100}
+c:paint(t, { font = f, size = 50, x = 10, y = 60 })
+assert(c:write(arg[1]))
+EOF
+for fmt in png pdf svg; do
+  peak 300000 0 "drawn in part" "$CT" dbl.lua "dbl.$fmt"
+done
+# the same tree for every layer of a document of 2,000 glyphs, through a -f filter: the
+# budget is per page, not per glyph (it grew past 3.7 GB), in every format
+cat > dbl-filter.lua <<'EOF'
+local t = { kind = "solid", color = { rgba = "#ff0000", alpha = 0.5 } }
+for i = 1, 63 do t = { kind = "layers", children = { t, t } } end
+return { Layer = function(layer) layer.paint = t; return layer end }
+EOF
+{
+  echo "<document size=\"200mm x 200mm\"><style name=\"default\" font=\"$FONT\" size=\"10pt\"/><page><frame><p>"
+  i=0; while [ $i -lt 400 ]; do printf 'abcd '; i=$((i + 1)); done
+  echo "</p></frame></page></document>"
+} > many.xml
+for fmt in pdf png svg; do
+  peak 400000 1 "many.xml.*page 1: paint trees of more than .* node visits.*CT_MAX_PAGE_PAINT_WORK" \
+    "$CT" many.xml -f dbl-filter.lua -o "many.$fmt"
+  [ ! -e "many.$fmt" ] && ok || bad "many.$fmt: written after the error"
+done
+# per canvas: pages each within their budget, 4,097 such trees in all (placed, not drawn)
+cat > dbl-run.lua <<EOF
+local ct = require "chromatype"
+local f = ct.open_font("$FONT")
+local t = { kind = "solid", color = { rgba = "#ff0000", alpha = 0.5 } }
+for i = 1, 63 do t = { kind = "layers", children = { t, t } } end
+local c = ct.canvas{width=100,height=100}
+for page = 1, 70 do
+  if page > 1 then c:new_page() end
+  for i = 1, 60 do c:paint(t, { font = f, size = 50, x = 10, y = 60 }) end
+end
+assert(c:write("run.pdf"))
+EOF
+peak 400000 1 "paint trees of more than .* node visits in all.*CT_MAX_RUN_PAINT_WORK" "$CT" dbl-run.lua
+[ ! -e run.pdf ] && ok || bad "run.pdf: written after the error"
+
 finish
