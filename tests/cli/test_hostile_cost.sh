@@ -120,4 +120,26 @@ EOF
 peak 400000 1 "paint trees of more than .* node visits in all.*CT_MAX_RUN_PAINT_WORK" "$CT" dbl-run.lua
 [ ! -e run.pdf ] && ok || bad "run.pdf: written after the error"
 
+# ---- issue 33, item 12: declared sizes checked before any decoder allocates -------------
+python3 "$TESTS/cli/hostile-images.py" || bad "hostile-images.py failed"
+for f in ok-core.bmp ok-v4.bmp ok-v5-topdown.bmp ok-rle8.bmp ok-16bf.bmp; do   # the forms gdk-pixbuf reads
+  printf 'local c = require("chromatype").canvas{width=10,height=10}\nassert(c:image{"%s", x=0, y=0, w=10, h=10})\nassert(c:write("img.png"))\n' "$f" > img.lua
+  expect 0 "" "$CT" img.lua
+done
+# a header size or a pixel offset of 4 GB: gdk-pixbuf grew a buffer to it (4.2 GB asked of a
+# 71-byte file); under a 2 GB address space it said "Not enough memory"
+for f in bad-hsize.bmp:"unknown header size" bad-offset.bmp:"pixel data offset outside the file"; do
+  printf 'local c = require("chromatype").canvas{width=10,height=10}\nassert(c:image{"%s", x=0, y=0, w=10, h=10})\n' "${f%%:*}" > img.lua
+  if [ -n "$CT_ASAN" ]; then expect 1 "${f%%:*}: corrupt BMP (${f#*:})" "$CT" img.lua
+  else expect 1 "${f%%:*}: corrupt BMP (${f#*:})" sh -c "ulimit -v 2000000; exec \"$CT\" img.lua"; fi
+done
+# sides over the limits in every header form and format: one line naming the file, small memory
+for f in big-core.bmp big-v5.bmp big-rle8.bmp big-16bf.bmp big-1bpp.bmp big-frame.gif big-screen.gif \
+         big.jpg big-x.webp big-l.webp big.tif; do
+  printf 'local c = require("chromatype").canvas{width=10,height=10}\nassert(c:image{"%s", x=0, y=0, w=10, h=10})\n' "$f" > img.lua
+  peak 100000 1 "img.lua:.*$f: image of [0-9]*x[0-9]* pixels exceeds the limit" "$CT" img.lua
+  printf '<document size="40mm x 12mm"><page><image src="%s" width="10mm"/></page></document>\n' "$f" > img.xml
+  peak 100000 1 "$f: image of [0-9]*x[0-9]* pixels exceeds the limit" "$CT" img.xml -o img.pdf
+done
+
 finish
