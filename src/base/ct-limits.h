@@ -126,6 +126,18 @@
 #define CT_MAX_SVG_GLYPH_ELEMENTS 50000u
 #endif
 
+/* Coordinate pairs of one element's path data (`d`) or point list (`points`), and of a
+   picture's paths in all (glyph documents: CT_MAX_SVG_GLYPH_ELEMENTS bounds a glyph).  A
+   path of 100,000 random lines took cairo's tessellator (librsvg asks it for the path's
+   extents) minutes: the cost grows with the crossings, up to the square of the length.  A
+   path of 50,000 points without many crossings draws in well under a second. */
+#ifndef CT_MAX_SVG_PATH_POINTS
+#define CT_MAX_SVG_PATH_POINTS 50000u
+#endif
+#ifndef CT_MAX_SVG_POINTS
+#define CT_MAX_SVG_POINTS 1000000u
+#endif
+
 /* SMIL animation kept in SVG glyph documents (glyph/svg/smil*.c): animation elements per document
    (more are removed), the largest time in seconds (dur, each begin and end offset,
    repeatDur, dur x repeatCount: an element beyond it is removed), and the most items of

@@ -142,4 +142,34 @@ for f in big-core.bmp big-v5.bmp big-rle8.bmp big-16bf.bmp big-1bpp.bmp big-fram
   peak 100000 1 "$f: image of [0-9]*x[0-9]* pixels exceeds the limit" "$CT" img.xml -o img.pdf
 done
 
+# ---- issue 33, item 9: <use> references that double 39 times, in a glyph and a picture --
+/usr/bin/python3 "$TESTS/cli/hostile-svg-fonts.py" || bad "hostile-svg-fonts.py failed"
+peak 200000 0 "glyph 1: SVG glyph: more than [0-9]* elements drawn in the glyph, counting the copies <use>" \
+  "$CT" view hostile-svg-cost.ttf --unicodes U+E700 -o use.png
+peak 200000 0 "" "$CT" view hostile-svg-cost.ttf --unicodes U+E702 -o square.png   # a plain glyph draws
+{
+  printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100"><defs>'
+  printf '<rect id="l0" width="10" height="10" fill-opacity="0.01"/>'
+  i=1; while [ $i -le 39 ]; do printf '<g id="l%d"><use href="#l%d"/><use href="#l%d" x="0.01"/></g>' $i $((i - 1)) $((i - 1)); i=$((i + 1)); done
+  printf '</defs><use href="#l39"/></svg>\n'
+} > use.svg
+printf 'local c = require("chromatype").canvas{width=100,height=100}\nassert(c:image{"use.svg", x=0, y=0, w=100, h=100})\nassert(c:write(arg[1]))\n' > use.lua
+for fmt in png pdf; do
+  peak 200000 1 "use.svg: SVG: more than [0-9]* elements drawn, counting the copies <use>" "$CT" use.lua "use.$fmt"
+done
+
+# ---- issue 33, item 10: one <path> of 100,000 and of 1,000,000 random line segments -------
+# (cairo's tessellator, which librsvg asks for the path's extents, took minutes: its cost
+# grows with the crossings, up to the square of the segments; refused past the limit)
+for n in 100000 1000000; do
+  awk -v n=$n 'BEGIN { srand(10); printf "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 1000\" width=\"100\" height=\"100\"><path d=\"M0 0";
+    for (i = 0; i < n; i++) printf " L%d %d", int(rand() * 1000), int(rand() * 1000); print "\"/></svg>" }' > path$n.svg
+  printf 'local c = require("chromatype").canvas{width=100,height=100}\nassert(c:image{"path%s.svg", x=0, y=0, w=100, h=100})\nassert(c:write(arg[1]))\n' $n > path.lua
+  for fmt in png pdf; do
+    peak 300000 1 "path$n.svg: SVG: a <path> of [0-9]* points (the limit CT_MAX_SVG_PATH_POINTS" "$CT" path.lua "path.$fmt"
+  done
+done
+peak 200000 0 "glyph 2: SVG document refused: a <path> of [0-9]* points (the limit CT_MAX_SVG_PATH_POINTS" \
+  "$CT" view hostile-svg-cost.ttf --unicodes U+E701 -o path.png
+
 finish
