@@ -69,7 +69,9 @@ ct_status_t ct_fs_restrict(const ct_fs_root_t *roots, unsigned n, ct_error_t *er
 ct_status_t ct_fs_map_dir(const char *as_written, int dirfd, ct_error_t *err);
 int ct_fs_restricted(void);
 
-/* A file opened for reading (O_RDONLY | O_CLOEXEC); -1 with `err` filled. */
+/* A regular file opened for reading (O_RDONLY | O_CLOEXEC); -1 with `err` filled.  Anything
+   else (a FIFO, a device, a socket, a directory) is refused before a byte is read, and
+   a FIFO never blocks the open: every input of the core and the bindings comes here. */
 int ct_fs_open_read(const char *path, ct_error_t *err);
 FILE *ct_fs_fopen_read(const char *path, ct_error_t *err);
 /* The whole file, malloc'ed with a NUL after its `*len` bytes; CT_ERR_LIMIT past `max`. */

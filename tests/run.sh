@@ -48,6 +48,7 @@ run sh tests/cli/test_anim_gif.sh
 run sh tests/cli/test_anim_video.sh
 run sh tests/cli/test_doc_animate.sh
 run sh tests/cli/test_threads.sh
+run sh tests/cli/test_hostile_cost.sh
 run "$B"/chromatype tests/lua/run.lua
 # the tree keeps its shape: stages, doors, no circle, sizes (docs/ARCHITECTURE.md)
 run lua5.4 tools/layers.lua "$B"

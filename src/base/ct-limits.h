@@ -68,6 +68,18 @@
 #ifndef CT_MAX_PAINT_WORK
 #define CT_MAX_PAINT_WORK 16384u
 #endif
+/* Paint node visits on one page and on one canvas (a document, a script's canvas), in every
+   output.  A tree placed costs the nodes drawing it visits (a subtree used twice counts
+   twice; at most CT_MAX_PAINT_WORK); placed again it costs the page 1 and the canvas
+   nothing (it is drawn once, then repeated: a recording, a sprite).  A page of 64 trees of
+   CT_MAX_PAINT_WORK visits takes about 2 s and 200 MB as PDF; past either budget the canvas
+   refuses to draw (CT_ERR_LIMIT). */
+#ifndef CT_MAX_PAGE_PAINT_WORK
+#define CT_MAX_PAGE_PAINT_WORK (64u * CT_MAX_PAINT_WORK)
+#endif
+#ifndef CT_MAX_RUN_PAINT_WORK
+#define CT_MAX_RUN_PAINT_WORK (4096u * CT_MAX_PAINT_WORK)
+#endif
 
 /* Layers one COLRv0 glyph may have. */
 #ifndef CT_MAX_COLR0_LAYERS
@@ -112,6 +124,18 @@
    largest emoji glyphs have a few thousand. */
 #ifndef CT_MAX_SVG_GLYPH_ELEMENTS
 #define CT_MAX_SVG_GLYPH_ELEMENTS 50000u
+#endif
+
+/* Coordinate pairs of one element's path data (`d`) or point list (`points`), and of a
+   picture's paths in all (glyph documents: CT_MAX_SVG_GLYPH_ELEMENTS bounds a glyph).  A
+   path of 100,000 random lines took cairo's tessellator (librsvg asks it for the path's
+   extents) minutes: the cost grows with the crossings, up to the square of the length.  A
+   path of 50,000 points without many crossings draws in well under a second. */
+#ifndef CT_MAX_SVG_PATH_POINTS
+#define CT_MAX_SVG_PATH_POINTS 50000u
+#endif
+#ifndef CT_MAX_SVG_POINTS
+#define CT_MAX_SVG_POINTS 1000000u
 #endif
 
 /* SMIL animation kept in SVG glyph documents (glyph/svg/smil*.c): animation elements per document

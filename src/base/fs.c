@@ -266,18 +266,38 @@ static int open_system(const char *path, int flags) {
 
 /* ---- the public calls ------------------------------------------------------------------ */
 
+/* Every file read is a regular file: a FIFO (or a device, a socket) would block the run or
+   never end.  Opened without blocking, so that a FIFO with no writer does not hang the
+   open itself, and checked before anything is read; blocking again for the reads. */
 int ct_fs_open_read(const char *path, ct_error_t *err) {
+  const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
   where_t w;
   struct stat sb;
   int fd;
   if (resolve(path, 0, &w, err) != CT_OK) return -1;
-  if (w.dirfd == AT_FDCWD) fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (w.dirfd == AT_FDCWD) fd = open(path, flags);
   else {
-    fd = open_beneath(w.dirfd, w.rel, O_RDONLY | O_CLOEXEC, 0);
-    if (fd < 0 && (errno == EXDEV || errno == ELOOP) && (w.flags & CT_FS_SYSTEM)) fd = open_system(path, O_RDONLY | O_CLOEXEC);
+    fd = open_beneath(w.dirfd, w.rel, flags, 0);
+    if (fd < 0 && (errno == EXDEV || errno == ELOOP) && (w.flags & CT_FS_SYSTEM)) fd = open_system(path, flags);
   }
   if (fd < 0) {
     io_error(err, 0, path, errno);
+    return -1;
+  }
+  if (fstat(fd, &sb) != 0) {
+    io_error(err, 0, path, errno);
+    close(fd);
+    return -1;
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    if (S_ISDIR(sb.st_mode)) io_error(err, 0, path, EISDIR);
+    else ct_set_error(err, CT_ERR_IO, "%s: cannot read: not a regular file", path);
+    close(fd);
+    return -1;
+  }
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+    io_error(err, 0, path, errno);
+    close(fd);
     return -1;
   }
   /* A second name of a file in a folder the run may write or read as its own can be a
@@ -308,16 +328,11 @@ unsigned char *ct_fs_read_all(const char *path, size_t max, size_t *len, ct_erro
   unsigned char *buf = NULL;
   size_t cap = 0, n = 0;
   if (fd < 0) return NULL;
-  if (fstat(fd, &sb) != 0) { io_error(err, 0, path, errno); goto fail; }
-  if (S_ISDIR(sb.st_mode)) { io_error(err, 0, path, EISDIR); goto fail; }
-  if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode)) {
-    ct_set_error(err, CT_ERR_IO, "%s: cannot open: not a regular file", path);
-    goto fail;
-  }
+  if (fstat(fd, &sb) != 0) { io_error(err, 0, path, errno); goto fail; }   /* a regular file */
   for (;;) {
     ssize_t got;
     if (n == cap) {
-      size_t ncap = cap ? cap * 2 : (S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536);
+      size_t ncap = cap ? cap * 2 : (sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536);
       unsigned char *m;
       if (cap >= max + 1) {
         ct_set_error(err, CT_ERR_LIMIT, "%s: file exceeds the limit of %zu bytes", path, max);

@@ -45,7 +45,8 @@ static int try_module(lua_State *L, const char *dir, const char *rel, const char
   const char *path = lua_pushfstring(L, "%s%s%s", dir, rel, suffix);
   int fd = ct_fs_open_read(path, &err), status;
   if (fd < 0) {
-    if (err.status == CT_ERR_DENIED) return lct_raise(L, &err);   /* a refusal says so */
+    /* a refusal says so, and so does a name that is there but no regular file (a FIFO) */
+    if (err.status == CT_ERR_DENIED || ct_fs_exists(path)) return lct_raise(L, &err);
     lua_pop(L, 1);
     return 0;
   }

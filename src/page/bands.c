@@ -50,25 +50,30 @@ struct ct_bands {
 };
 typedef struct ct_bands bands_t;
 
-/* Whether a tree draws with cairo alone (outlines already loaded): no SVG or bitmap node. */
-static int plain_tree(const ct_paint_t *p, unsigned depth) {
+/* Whether a tree draws with cairo alone (outlines already loaded): no SVG or bitmap node.
+   At most `*left` nodes are visited (a subtree used twice counts twice): a tree larger
+   than that is taken as not plain, drawn under the lock as it comes. */
+static int plain_tree(const ct_paint_t *p, unsigned depth, unsigned *left) {
   unsigned i;
-  if (!p || depth > CT_MAX_PAINT_DEPTH) return 1;
+  if (!p) return 1;
+  if (depth > CT_MAX_PAINT_DEPTH || *left == 0) return 0;
+  --*left;
   switch (p->kind) {
   case CT_PAINT_SVG: case CT_PAINT_BITMAP: return 0;
   case CT_PAINT_LAYERS:
-    for (i = 0; i < p->u.layers.count; i++) if (!plain_tree(p->u.layers.children[i], depth + 1)) return 0;
+    for (i = 0; i < p->u.layers.count; i++) if (!plain_tree(p->u.layers.children[i], depth + 1, left)) return 0;
     return 1;
-  case CT_PAINT_GLYPH: return plain_tree(p->u.glyph.child, depth + 1);
-  case CT_PAINT_TRANSFORM: return plain_tree(p->u.transform.child, depth + 1);
-  case CT_PAINT_CLIP: return plain_tree(p->u.clip.child, depth + 1);
+  case CT_PAINT_GLYPH: return plain_tree(p->u.glyph.child, depth + 1, left);
+  case CT_PAINT_TRANSFORM: return plain_tree(p->u.transform.child, depth + 1, left);
+  case CT_PAINT_CLIP: return plain_tree(p->u.clip.child, depth + 1, left);
   case CT_PAINT_COMPOSITE:
-    return plain_tree(p->u.composite.source, depth + 1) && plain_tree(p->u.composite.backdrop, depth + 1);
+    return plain_tree(p->u.composite.source, depth + 1, left) && plain_tree(p->u.composite.backdrop, depth + 1, left);
   default: return 1;
   }
 }
 
-/* Loads the outline of every glyph node of a tree into its font's cache. */
+/* Loads the outline of every glyph node of a tree into its font's cache (a plain tree:
+   plain_tree visited all of it within the budget). */
 static void load_outlines(ct_font_t *font, const ct_paint_t *p, unsigned depth) {
   unsigned i;
   if (!p || depth > CT_MAX_PAINT_DEPTH) return;
@@ -174,7 +179,8 @@ static ct_status_t plan(bands_t *b, cairo_t *scratch, ct_error_t *err) {
       plan_t *p = &b->plans[i][j];
       ct_font_t *font = op->u.glyphs.font;
       double t = g->paint->animated ? op->u.glyphs.time : 0, bx[4];
-      int plain = plain_tree(g->paint, 0);
+      unsigned left = CT_MAX_PAINT_WORK;
+      int plain = plain_tree(g->paint, 0, &left);
       ct_draw_ctx_t ctx;
       cairo_matrix_t m;
       cairo_matrix_init_scale(&m, b->scale, b->scale);

@@ -123,6 +123,7 @@ void ct_canvas_destroy(ct_canvas_t *c) {
   for (i = 0; i < c->nimages; i++) ct_image_destroy(c->images[i]);
   free(c->images);
   ct_paint_interns_destroy(c->kept);
+  for (i = 0; i < CT_CANVAS_PLACED; i++) ct_paint_destroy((ct_paint_t *)c->placed[i].paint);
   free(c);
 }
 
@@ -359,6 +360,40 @@ static void check_limits(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *pain
   c->warn(c->warn_data, msg);
 }
 
+/* Charges a tree placed on the current page to the page's and the canvas's budgets of paint
+   node visits (CT_MAX_PAGE_PAINT_WORK, CT_MAX_RUN_PAINT_WORK); CT_ERR_LIMIT past one.
+   Trees placed lately are remembered (a reference each, in a slot by their address): one
+   placed again costs the page 1 and the canvas nothing.  A slot taken by another tree only
+   makes a tree cost in full again, never less than drawing it does. */
+static ct_status_t charge_work(ct_canvas_t *c, const ct_paint_t *paint, ct_error_t *err) {
+  uintptr_t h = (uintptr_t)paint;
+  unsigned k = (unsigned)((h >> 4) ^ (h >> 17)) & (CT_CANVAS_PLACED - 1);
+  unsigned long page_cost = paint->weight < CT_MAX_PAINT_WORK ? paint->weight : CT_MAX_PAINT_WORK;
+  unsigned long run_cost = page_cost;
+  if (c->work_page != c->npages) {
+    c->work_page = c->npages;
+    c->page_work = 0;
+  }
+  if (c->placed[k].paint == paint) {
+    run_cost = 0;
+    if (c->placed[k].page == c->npages) page_cost = 1;
+  } else {
+    ct_paint_destroy((ct_paint_t *)c->placed[k].paint);
+    c->placed[k].paint = ct_paint_reference((ct_paint_t *)paint);   /* only its count changes */
+  }
+  c->placed[k].page = c->npages;
+  c->page_work += page_cost;
+  c->run_work += run_cost;
+  if (c->page_work > CT_MAX_PAGE_PAINT_WORK)
+    return ct_set_error(err, CT_ERR_LIMIT, "page %u: paint trees of more than %u node visits (the limit "
+                        "CT_MAX_PAGE_PAINT_WORK: trees that use their parts many times?)", c->npages,
+                        CT_MAX_PAGE_PAINT_WORK);
+  if (c->run_work > CT_MAX_RUN_PAINT_WORK)
+    return ct_set_error(err, CT_ERR_LIMIT, "paint trees of more than %u node visits in all (the limit "
+                        "CT_MAX_RUN_PAINT_WORK: trees that use their parts many times?)", CT_MAX_RUN_PAINT_WORK);
+  return CT_OK;
+}
+
 /* Hands the font's warnings (from building trees) to the canvas's warning function. */
 static void pass_warnings(ct_canvas_t *c, ct_font_t *font) {
   char *m;
@@ -393,6 +428,7 @@ ct_status_t ct_canvas_draw_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_shap
     item->cluster = g->cluster;
     op->u.glyphs.count++;
     check_limits(c, font, item->paint, (int)g->gid);
+    if ((st = charge_work(c, item->paint, err)) != CT_OK) return st;
     px += g->x_advance;
     py += g->y_advance;
   }
@@ -495,7 +531,7 @@ ct_status_t ct_canvas_draw_paint(ct_canvas_t *c, ct_font_t *font, ct_paint_t *pa
   op->u.glyphs.items[0].y = y;
   op->u.glyphs.count = 1;
   check_limits(c, font, paint, -1);
-  return CT_OK;
+  return charge_work(c, op->u.glyphs.items[0].paint, err);
 }
 
 /* The canvas's image of the file at `path`, read on first use.  Returns a borrowed image,

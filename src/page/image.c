@@ -201,6 +201,141 @@ static int jpeg_components(const unsigned char *d, size_t n) {
   return 0;
 }
 
+static const char *format_name(const char *type) {
+  return strcmp(type, "jpeg") == 0 ? "JPEG" : strcmp(type, "gif") == 0 ? "GIF" :
+         strcmp(type, "bmp") == 0 ? "BMP" : strcmp(type, "tiff") == 0 ? "TIFF" : "WebP";
+}
+
+/* ---- declared sizes, before any decoder allocates ------------------------------- */
+
+static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
+static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
+
+/* BMP: the header's size must be one the formats define and lie in the file, and so must
+   the pixels' offset (gdk-pixbuf grows a buffer to either before it knows the size: a
+   71-byte file asked for 4.2 GB); the width positive, the height not 0 (negative: rows top
+   down).  OS/2 1.x headers (12 bytes) hold 16-bit sides, the others 32-bit. */
+static const char *bmp_size(const unsigned char *d, size_t n, double *w, double *h) {
+  uint32_t hs, off;
+  int32_t sw, sh;
+  if (n < 26) return "truncated header";
+  hs = le32(d + 14);
+  off = le32(d + 10);
+  if (hs != 12 && hs != 16 && hs != 40 && hs != 52 && hs != 56 && hs != 64 && hs != 108 && hs != 124)
+    return "unknown header size";
+  if (hs > n - 14) return "truncated header";
+  if (off > n || off < 14 + hs) return "pixel data offset outside the file";
+  if (hs == 12) {
+    *w = le16(d + 18);
+    *h = le16(d + 20);
+    return *w > 0 && *h > 0 ? NULL : "size 0";
+  }
+  sw = (int32_t)le32(d + 18);
+  sh = (int32_t)le32(d + 22);
+  if (sw <= 0 || sh == 0 || sh == INT32_MIN) return "bad size";
+  *w = sw;
+  *h = sh < 0 ? -(double)sh : sh;
+  return NULL;
+}
+
+/* GIF: the logical screen, and every image in it (a frame may be larger than the screen). */
+static const char *gif_size(const unsigned char *d, size_t n, double *w, double *h) {
+  size_t i = 13;
+  if (n < 13) return "truncated header";
+  *w = le16(d + 6);
+  *h = le16(d + 8);
+  if (d[10] & 0x80) i += 3u << ((d[10] & 7) + 1);          /* the global color table */
+  while (i < n && d[i] != 0x3B) {
+    if (d[i] == 0x2C) {                                     /* an image */
+      if (i + 10 > n) break;
+      if (le16(d + i + 5) > *w) *w = le16(d + i + 5);
+      if (le16(d + i + 7) > *h) *h = le16(d + i + 7);
+      if (d[i + 9] & 0x80) i += 3u << ((d[i + 9] & 7) + 1);
+      i += 11;                                              /* and the LZW code size */
+    } else if (d[i] == 0x21) {
+      i += 2;                                               /* an extension */
+    } else {
+      break;                                                /* the loader says what is wrong */
+    }
+    while (i < n && d[i]) i += 1u + d[i];                   /* data sub-blocks */
+    i++;
+  }
+  return *w > 0 && *h > 0 ? NULL : "size 0";
+}
+
+/* JPEG: the frame header (SOFn). */
+static const char *jpeg_size(const unsigned char *d, size_t n, double *w, double *h) {
+  size_t i = 2;
+  while (i + 4 <= n && d[i] == 0xFF) {
+    unsigned m = d[i + 1];
+    if (m == 0xFF) { i++; continue; }
+    if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+      if (i + 9 > n) return "truncated frame header";
+      *h = be16(d + i + 5);
+      *w = be16(d + i + 7);
+      return *w > 0 && *h > 0 ? NULL : "size 0";
+    }
+    if (m == 0xD9 || m == 0xDA) break;
+    i += 2 + be16(d + i + 2);
+  }
+  return "no frame header";
+}
+
+/* WebP: the first chunk, VP8 (lossy), VP8L (lossless) or VP8X (extended: the canvas). */
+static const char *webp_size(const unsigned char *d, size_t n, double *w, double *h) {
+  if (n >= 30 && memcmp(d + 12, "VP8 ", 4) == 0) {
+    *w = le16(d + 26) & 0x3FFF;
+    *h = le16(d + 28) & 0x3FFF;
+  } else if (n >= 25 && memcmp(d + 12, "VP8L", 4) == 0) {
+    uint32_t b = le32(d + 21);
+    *w = (b & 0x3FFF) + 1;
+    *h = ((b >> 14) & 0x3FFF) + 1;
+  } else if (n >= 30 && memcmp(d + 12, "VP8X", 4) == 0) {
+    *w = (le32(d + 24) & 0xFFFFFF) + 1;
+    *h = (le32(d + 27) & 0xFFFFFF) + 1;
+  } else {
+    return "no image header";
+  }
+  return *w > 0 && *h > 0 ? NULL : "size 0";
+}
+
+/* TIFF: ImageWidth and ImageLength of the first directory (missing: the loader's check). */
+static const char *tiff_size(const unsigned char *d, size_t n, double *w, double *h) {
+  int be = d[0] == 'M';
+  uint32_t off, count, i;
+#define T16(p) (be ? be16(p) : le16(p))
+#define T32(p) (be ? (be16(p) << 16 | be16((p) + 2)) : le32(p))
+  if (n < 8) return "truncated header";
+  off = T32(d + 4);
+  if (off > n - 2 || off < 8) return "directory outside the file";
+  count = T16(d + off);
+  if (count > (n - off - 2) / 12) return "truncated directory";
+  for (i = 0; i < count; i++) {
+    const unsigned char *e = d + off + 2 + 12 * i;
+    unsigned tag = T16(e), type = T16(e + 2);
+    double v = type == 3 ? (double)T16(e + 8) : type == 4 ? (double)T32(e + 8) : -1.0;
+    if (tag == 256) *w = v;
+    if (tag == 257) *h = v;
+  }
+#undef T16
+#undef T32
+  return *w < 0 || *h < 0 ? "bad size" : NULL;
+}
+
+/* The size a picture file declares, checked against the limits before a decoder sees the
+   file; CT_ERR_INVALID_IMAGE for a header the format does not allow. */
+static ct_status_t check_declared(const unsigned char *d, size_t n, const char *type, const char *name,
+                                  ct_error_t *err) {
+  double w = 0, h = 0;
+  const char *why = strcmp(type, "bmp") == 0 ? bmp_size(d, n, &w, &h) :
+                    strcmp(type, "gif") == 0 ? gif_size(d, n, &w, &h) :
+                    strcmp(type, "jpeg") == 0 ? jpeg_size(d, n, &w, &h) :
+                    strcmp(type, "webp") == 0 ? webp_size(d, n, &w, &h) : tiff_size(d, n, &w, &h);
+  if (why) return ct_set_error(err, CT_ERR_INVALID_IMAGE, "%s: corrupt %s (%s)", name, format_name(type), why);
+  return size_ok(w, h, name, err) ? CT_OK : CT_ERR_LIMIT;
+}
+
 /* Pixbuf rows (straight alpha, RGB[A]) into a new cairo surface (premultiplied). */
 static cairo_surface_t *surface_from_pixbuf(GdkPixbuf *pb) {
   int w = gdk_pixbuf_get_width(pb), h = gdk_pixbuf_get_height(pb), x, y;
@@ -230,11 +365,6 @@ static cairo_surface_t *surface_from_pixbuf(GdkPixbuf *pb) {
   return s;
 }
 
-static const char *format_name(const char *type) {
-  return strcmp(type, "jpeg") == 0 ? "JPEG" : strcmp(type, "gif") == 0 ? "GIF" :
-         strcmp(type, "bmp") == 0 ? "BMP" : strcmp(type, "tiff") == 0 ? "TIFF" : "WebP";
-}
-
 static ct_status_t load_pixbuf(ct_image_t *img, const unsigned char *d, size_t n, const char *type,
                                const char *name, ct_error_t *err) {
   GdkPixbufLoader *loader;
@@ -245,6 +375,7 @@ static ct_status_t load_pixbuf(ct_image_t *img, const unsigned char *d, size_t n
   ct_status_t st = CT_OK;
   int ok;
 
+  if ((st = check_declared(d, n, type, name, err)) != CT_OK) return st;
   if (!(loader = gdk_pixbuf_loader_new_with_type(type, &ge))) {
     if (ge) g_error_free(ge);
     return ct_set_error(err, CT_ERR_INVALID_IMAGE, "%s: %s images are not supported by this "

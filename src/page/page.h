@@ -82,6 +82,7 @@ typedef struct {
 
 #define CT_CANVAS_MISSING_MAX 256
 #define CT_CANVAS_PALCACHE 8
+#define CT_CANVAS_PLACED 8192   /* trees placed lately, for the paint budgets (a power of 2) */
 
 /* A writer taking the canvas's pages as they are done (write/output.c's PDF stream), set
    with `stream`: `flush` writes the pages before `upto` not written yet and frees their
@@ -117,6 +118,11 @@ struct ct_canvas {
   unsigned          ninks;
   double            time;              /* for the glyphs drawn next (ct_canvas_set_time) */
   struct ct_paint_interns *kept;       /* trees of ct_canvas_draw_paint drawn again (intern.c) */
+  /* paint node visits (CT_MAX_PAGE_PAINT_WORK, CT_MAX_RUN_PAINT_WORK): of the last page, of
+     all; trees placed lately (a reference each), so that a tree placed again costs 1 */
+  unsigned long     page_work, run_work;
+  unsigned          work_page;          /* the page page_work counts (npages then) */
+  struct { const ct_paint_t *paint; unsigned page; } placed[CT_CANVAS_PLACED];
 };
 
 /* Frees a page's drawing (it was written), keeping its size and boxes. */

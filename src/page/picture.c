@@ -175,23 +175,33 @@ static entry_t *table_add(table_t *t, const entry_t *e) {
    repeating and reflecting gradients short inside a form XObject, and draws sweeps (mesh
    patterns) differently there.  In a sprite (raster 1): pixman's repeating and reflecting
    gradients round differently at another offset; sweeps are fine. */
-static int copyable(const ct_paint_t *p, unsigned depth, int raster) {
+static int copyable_walk(const ct_paint_t *p, unsigned depth, int raster, unsigned *left) {
   unsigned i;
-  if (!p || depth > CT_MAX_PAINT_DEPTH) return 0;
+  if (!p || depth > CT_MAX_PAINT_DEPTH || *left == 0) return 0;
+  --*left;
   switch (p->kind) {
   case CT_PAINT_LAYERS:
-    for (i = 0; i < p->u.layers.count; i++) if (!copyable(p->u.layers.children[i], depth + 1, raster)) return 0;
+    for (i = 0; i < p->u.layers.count; i++)
+      if (!copyable_walk(p->u.layers.children[i], depth + 1, raster, left)) return 0;
     return 1;
-  case CT_PAINT_GLYPH: return copyable(p->u.glyph.child, depth + 1, raster);
+  case CT_PAINT_GLYPH: return copyable_walk(p->u.glyph.child, depth + 1, raster, left);
   case CT_PAINT_LINEAR: return p->u.linear.line.extend == CT_EXTEND_PAD;
   case CT_PAINT_RADIAL: return p->u.radial.line.extend == CT_EXTEND_PAD;
   case CT_PAINT_SWEEP: return raster && p->u.sweep.line.extend == CT_EXTEND_PAD;
-  case CT_PAINT_TRANSFORM: return copyable(p->u.transform.child, depth + 1, raster);
-  case CT_PAINT_CLIP: return copyable(p->u.clip.child, depth + 1, raster);
+  case CT_PAINT_TRANSFORM: return copyable_walk(p->u.transform.child, depth + 1, raster, left);
+  case CT_PAINT_CLIP: return copyable_walk(p->u.clip.child, depth + 1, raster, left);
   case CT_PAINT_COMPOSITE:
-    return copyable(p->u.composite.source, depth + 1, raster) && copyable(p->u.composite.backdrop, depth + 1, raster);
+    return copyable_walk(p->u.composite.source, depth + 1, raster, left) &&
+           copyable_walk(p->u.composite.backdrop, depth + 1, raster, left);
   default: return 1;
   }
+}
+
+/* A tree of more than CT_MAX_PAINT_WORK node visits (a subtree used twice counts twice) is
+   not copied: it is drawn in part, as it comes. */
+static int copyable(const ct_paint_t *p, unsigned depth, int raster) {
+  unsigned left = CT_MAX_PAINT_WORK;
+  return copyable_walk(p, depth, raster, &left);
 }
 
 /* ---- vector: recordings ------------------------------------------------------------ */

@@ -290,24 +290,26 @@ static void box_add(double b[4], double x, double y) {
 /* Device-space box of what a subtree can paint; 0 when it is unbounded (a bare fill or
    gradient with no glyph or clip around it).  Used to bound the groups of composites:
    cairo's PDF fallback otherwise rasterizes the whole page for an unbounded operator. */
-static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4], unsigned depth) {
+static int tree_bounds_walk(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4], unsigned depth,
+                            unsigned *left) {
   unsigned i;
   int ok = 1;
-  if (!p || depth > CT_MAX_PAINT_DEPTH) return 0;
+  if (!p || depth > CT_MAX_PAINT_DEPTH || *left == 0) return 0;
+  --*left;
   switch (p->kind) {
   case CT_PAINT_LAYERS:
-    for (i = 0; i < p->u.layers.count && ok; i++) ok = tree_bounds(cr, ctx, p->u.layers.children[i], b, depth + 1);
+    for (i = 0; i < p->u.layers.count && ok; i++) ok = tree_bounds_walk(cr, ctx, p->u.layers.children[i], b, depth + 1, left);
     return ok;
   case CT_PAINT_COMPOSITE:
-    return tree_bounds(cr, ctx, p->u.composite.source, b, depth + 1) &&
-           tree_bounds(cr, ctx, p->u.composite.backdrop, b, depth + 1);
+    return tree_bounds_walk(cr, ctx, p->u.composite.source, b, depth + 1, left) &&
+           tree_bounds_walk(cr, ctx, p->u.composite.backdrop, b, depth + 1, left);
   case CT_PAINT_TRANSFORM: {
     cairo_matrix_t m;
     cairo_save(cr);
     cairo_matrix_init(&m, p->u.transform.xx, p->u.transform.yx, p->u.transform.xy,
                       p->u.transform.yy, p->u.transform.dx, p->u.transform.dy);
     cairo_transform(cr, &m);
-    ok = tree_bounds(cr, ctx, p->u.transform.child, b, depth + 1);
+    ok = tree_bounds_walk(cr, ctx, p->u.transform.child, b, depth + 1, left);
     cairo_restore(cr);
     return ok;
   }
@@ -349,6 +351,13 @@ static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, dou
   default:
     return 0;
   }
+}
+
+/* At most CT_MAX_PAINT_WORK node visits (a subtree used twice counts twice): a larger tree
+   is taken as unbounded. */
+static int tree_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4], unsigned depth) {
+  unsigned left = CT_MAX_PAINT_WORK;
+  return tree_bounds_walk(cr, ctx, p, b, depth, &left);
 }
 
 int ct_render_bounds(cairo_t *cr, ct_draw_ctx_t *ctx, const ct_paint_t *p, double b[4]) {

@@ -68,12 +68,20 @@ typedef struct {
   unsigned elements, removed;
   unsigned animations;  /* SMIL animation elements kept */
   int      too_many;
+  unsigned long points; /* coordinate pairs of path data and point lists, in all */
+  char     too_long[120];   /* a path over CT_MAX_SVG_PATH_POINTS (or all over CT_MAX_SVG_POINTS) */
   int      picture;     /* an image file, not a glyph document: text and links stay */
   char     what[400];   /* the first things removed, for the warning */
 } sanitize_t;
 
 int ct_svg_push_parse(const uint8_t *bytes, size_t len, const char *name, xmlDocPtr *out, char *why,
                       size_t whylen);
+/* Elements librsvg draws for `node`: a reference (<use href="#x">, url(#x)) counts what it
+   references (and what that references) once more each time, so references that double at
+   each level count 2^levels from a document of a few lines.  Linear in the document (each
+   referenced element is counted once); `ids` maps ids to elements.  Stops past `limit`. */
+unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit);
+void ct_svg_index_ids(xmlNodePtr node, xmlHashTablePtr ids);
 xmlDocPtr ct_svg_parse_safe(const uint8_t *bytes, size_t len, const char *name, sanitize_t *s,
                             char *why, size_t whylen);
 

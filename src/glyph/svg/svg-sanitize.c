@@ -169,6 +169,29 @@ static void removed(sanitize_t *s, const char *kind, const xmlChar *name) {
 
 static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s);
 
+/* The numbers of path data or a point list, halved: its coordinate pairs (a little more for
+   arcs and curves, whose segments take more numbers).  Linear. */
+static unsigned long coordinate_pairs(const xmlChar *v) {
+  unsigned long n = 0;
+  const xmlChar *p;
+  for (p = v; *p; p++)
+    if (*p >= '0' && *p <= '9' && (p == v || !((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.'))) n++;
+  return (n + 1) / 2;
+}
+
+/* Notes a path over the limits: the document is refused (`too_long` says why). */
+static void count_points(xmlNodePtr node, const xmlChar *v, sanitize_t *s) {
+  unsigned long n = coordinate_pairs(v);
+  s->points += n;
+  if (s->too_long[0]) return;
+  if (n > CT_MAX_SVG_PATH_POINTS)
+    snprintf(s->too_long, sizeof s->too_long, "a <%s> of %lu points (the limit CT_MAX_SVG_PATH_POINTS is %u)",
+             (const char *)node->name, n, CT_MAX_SVG_PATH_POINTS);
+  else if (s->picture && s->points > CT_MAX_SVG_POINTS)
+    snprintf(s->too_long, sizeof s->too_long, "paths of more than %u points in all (the limit CT_MAX_SVG_POINTS)",
+             CT_MAX_SVG_POINTS);
+}
+
 /* Returns 1 when it removed the element itself (an external <image>). */
 static int sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
   xmlAttrPtr a = node->properties, next;
@@ -183,6 +206,8 @@ static int sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
     }
     v = xmlNodeGetContent((xmlNodePtr)a);
     if (!v) continue;
+    if (xmlStrcmp(a->name, (const xmlChar *)"d") == 0 || xmlStrcmp(a->name, (const xmlChar *)"points") == 0)
+      count_points(node, v, s);
     if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0) {
       if (!safe_href(v, image)) {
         if (image) {   /* an image from outside: the element goes */
@@ -301,6 +326,74 @@ static void sanitize_node(xmlNodePtr node, unsigned depth, sanitize_t *s) {
   }
 }
 
+/* ---- what <use> copies ------------------------------------------------------------ */
+
+void ct_svg_index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
+  for (; node; node = node->next) {
+    xmlChar *v;
+    if (node->type != XML_ELEMENT_NODE) continue;
+    if ((v = xmlGetProp(node, (const xmlChar *)"id"))) {
+      xmlHashAddEntry(ids, v, node);
+      xmlFree(v);
+    }
+    ct_svg_index_ids(node->children, ids);
+  }
+}
+
+typedef struct { xmlHashTablePtr ids, memo; unsigned long limit; } drawn_t;
+
+static unsigned long drawn(xmlNodePtr node, drawn_t *d, unsigned depth);
+
+/* What the reference `#id` at `p` draws (memo: count + 2; 1 while it is being counted, a
+   cycle, which librsvg refuses itself). */
+static unsigned long drawn_ref(const char *p, size_t len, drawn_t *d, unsigned depth) {
+  char id[257];
+  xmlNodePtr target;
+  uintptr_t m;
+  unsigned long n;
+  if (len == 0 || len >= sizeof id) return 0;
+  memcpy(id, p, len);
+  id[len] = '\0';
+  if ((m = (uintptr_t)xmlHashLookup(d->memo, (const xmlChar *)id))) return m > 1 ? m - 2 : 0;
+  if (!(target = xmlHashLookup(d->ids, (const xmlChar *)id))) return 0;
+  xmlHashAddEntry(d->memo, (const xmlChar *)id, (void *)(uintptr_t)1);
+  n = drawn(target, d, depth + 1);
+  xmlHashUpdateEntry(d->memo, (const xmlChar *)id, (void *)(uintptr_t)(n + 2), NULL);
+  return n;
+}
+
+static unsigned long drawn(xmlNodePtr node, drawn_t *d, unsigned depth) {
+  unsigned long n = 1;
+  xmlAttrPtr a;
+  xmlNodePtr c;
+  if (node->type != XML_ELEMENT_NODE) return 0;
+  if (depth > CT_MAX_SVG_DEPTH * 4) return d->limit + 1;
+  for (a = node->properties; a && n <= d->limit; a = a->next) {
+    xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+    const char *p;
+    if (!v) continue;
+    if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0 && v[0] == '#')
+      n += drawn_ref((const char *)v + 1, strlen((const char *)v + 1), d, depth);
+    for (p = (const char *)v; (p = strstr(p, "url(#")) && n <= d->limit; p += 5)
+      n += drawn_ref(p + 5, strcspn(p + 5, ") \t\"'"), d, depth);
+    xmlFree(v);
+  }
+  for (c = node->children; c && n <= d->limit; c = c->next) n += drawn(c, d, depth + 1);
+  return n > d->limit ? d->limit + 1 : n;
+}
+
+unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit) {
+  drawn_t d = { ids, xmlHashCreate(64), limit };
+  unsigned long n;
+  if (!d.memo || !ids) {
+    if (d.memo) xmlHashFree(d.memo, NULL);
+    return limit + 1;   /* out of memory: refused */
+  }
+  n = drawn(node, &d, 0);
+  xmlHashFree(d.memo, NULL);
+  return n;
+}
+
 /* ---- parsing ---------------------------------------------------------- */
 
 /* libxml2's push parser, in chunks: libxml2 2.9 refuses a document parsed from memory
@@ -396,6 +489,10 @@ xmlDocPtr ct_svg_parse_safe(const uint8_t *bytes, size_t len, const char *name, 
                CT_MAX_SVG_DEPTH, CT_MAX_SVG_ELEMENTS);
       goto refuse;
     }
+    if (s->too_long[0]) {
+      snprintf(why, whylen, "%s", s->too_long);
+      goto refuse;
+    }
   }
   free(inflated);
   return x;
@@ -418,6 +515,20 @@ char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *ou
   if (whatlen) what[0] = '\0';
   if (!(x = ct_svg_parse_safe(bytes, len, "image.svg", &s, why, whylen))) return NULL;
   if (s.removed && whatlen) snprintf(what, whatlen, "%s", s.what);
+  {
+    /* references that copy what they reference: counted as librsvg draws them */
+    xmlHashTablePtr ids = xmlHashCreate(64);
+    unsigned long drawn_n = 0;
+    if (ids) ct_svg_index_ids(xmlDocGetRootElement(x), ids);
+    drawn_n = ct_svg_drawn_elements(xmlDocGetRootElement(x), ids, CT_MAX_SVG_ELEMENTS);
+    if (ids) xmlHashFree(ids, NULL);
+    if (drawn_n > CT_MAX_SVG_ELEMENTS) {
+      xmlFreeDoc(x);
+      snprintf(why, whylen, "more than %u elements drawn, counting the copies <use> and url(#) references "
+               "make (the limit CT_MAX_SVG_ELEMENTS)", CT_MAX_SVG_ELEMENTS);
+      return NULL;
+    }
+  }
   xmlDocDumpMemory(x, &mem, &n);
   xmlFreeDoc(x);
   if (!mem || n < 0 || !(out = malloc((size_t)n + 1))) {

@@ -111,18 +111,6 @@ static const svg_entry_t *find_entry(const ct_svg_table_t *t, unsigned gid) {
 /* ---- documents ---------------------------------------------------------- */
 
 /* id -> element for the whole document (the first of duplicates wins). */
-static void index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
-  for (; node; node = node->next) {
-    xmlChar *v;
-    if (node->type != XML_ELEMENT_NODE) continue;
-    if ((v = xmlGetProp(node, (const xmlChar *)"id"))) {
-      xmlHashAddEntry(ids, v, node);
-      xmlFree(v);
-    }
-    index_ids(node->children, ids);
-  }
-}
-
 static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t *e) {
   char why[256] = "";
   svg_doc_t *doc;
@@ -161,7 +149,7 @@ static svg_doc_t *load_doc(ct_font_t *font, ct_svg_table_t *t, const svg_entry_t
   }
   doc->doc = x;
   doc->ids = xmlHashCreate(64);
-  if (doc->ids) index_ids(xmlDocGetRootElement(x), doc->ids);
+  if (doc->ids) ct_svg_index_ids(xmlDocGetRootElement(x), doc->ids);
   return doc;
 }
 
@@ -294,6 +282,12 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   whole = !glyph || glyph == root;
   elements = count_elements(whole ? root : glyph, CT_MAX_SVG_GLYPH_ELEMENTS);
   if (elements > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
+  /* and as librsvg draws them: each reference copies what it references */
+  if (ct_svg_drawn_elements(whole ? root : glyph, doc->ids, CT_MAX_SVG_GLYPH_ELEMENTS) > CT_MAX_SVG_GLYPH_ELEMENTS) {
+    snprintf(why, whylen, "more than %u elements drawn in the glyph, counting the copies <use> and url(#) "
+             "references make (the limit CT_MAX_SVG_GLYPH_ELEMENTS)", CT_MAX_SVG_GLYPH_ELEMENTS);
+    goto done;
+  }
   ids.seen = xmlHashCreate(64);
   out = xmlNewDoc((const xmlChar *)"1.0");
   if (!out) goto nomem;
