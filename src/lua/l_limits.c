@@ -9,7 +9,9 @@
 ** exits with status 124, as timeout(1) does.  A limit once hit raises again at every
 ** instruction of every thread (a script cannot catch it and go on), and where Lua runs no
 ** hooks (__gc metamethods, the message handler of a hook's error) a watchdog ends the
-** process five seconds later.  One state per process (the command line's).
+** process five seconds later.  One set of limits per process: the command line's state,
+** and the fresh states a batch worker makes for its records (lct_newstate_more), which
+** count against the same limits.
 */
 #include "l_limits.h"
 
@@ -147,6 +149,24 @@ lua_State *lct_newstate(const lct_limits_t *limits) {
     setitimer(ITIMER_REAL, &it, NULL);
   }
   return L;
+}
+
+lua_State *lct_newstate_more(lua_State **previous) {
+  lua_State *L = lua_newstate(limited_alloc, NULL);
+  *previous = st.L;
+  if (!L) return NULL;
+  if (st.lim.max_instructions || st.lim.max_memory || st.lim.max_seconds > 0)
+    lua_sethook(L, hook, LUA_MASKCOUNT, st.hit || st.expired ? 1 : HOOK_STEP);
+  st.L = L;                       /* the alarm stops this one, the one running */
+  return L;
+}
+
+void lct_close_more(lua_State *L, lua_State *previous) {
+  st.L = previous;                /* before the close: the alarm must not hook a closed state */
+  lua_close(L);
+  if (previous && st.hit) stick(previous);
+  else if (previous && st.expired)
+    lua_sethook(previous, hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
 }
 
 const char *lct_limit_message(void) { return st.hit ? st.msg : NULL; }

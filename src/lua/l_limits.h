@@ -18,6 +18,16 @@ typedef struct {
 /* A new Lua state under `limits` (the time limit starts now), or NULL without memory. */
 lua_State *lct_newstate(const lct_limits_t *limits);
 
+/* Another state under the same limits, whose use counts with the first one's (a batch
+   worker's record, run apart from the worker's own state): the alarm and the limits now
+   stop it.  *previous gets the state they stopped before, for lct_close_more.  NULL
+   without memory. */
+lua_State *lct_newstate_more(lua_State **previous);
+
+/* Closes a state of lct_newstate_more; `previous` is again the one the limits stop (and
+   raises at its next instruction if a limit was hit meanwhile). */
+void lct_close_more(lua_State *L, lua_State *previous);
+
 /* The message for an error raised when a limit was hit (with the option that sets it), or
    NULL if no limit was hit. */
 const char *lct_limit_message(void);
