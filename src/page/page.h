@@ -78,6 +78,7 @@ typedef struct {
   double   trim[4], bleed[4];   /* x, y, w, h in points, y down */
   double  *marks;           /* print marks in registration color: x, y, w, h (points, y down) */
   unsigned nmarks, capmarks;
+  size_t   charged;         /* bytes of its operations charged to --max-memory (base/memory.c) */
 } ct_page_t;
 
 #define CT_CANVAS_MISSING_MAX 256
@@ -117,6 +118,7 @@ struct ct_canvas {
   unsigned          ninks;
   double            time;              /* for the glyphs drawn next (ct_canvas_set_time) */
   struct ct_paint_interns *kept;       /* trees of ct_canvas_draw_paint drawn again (intern.c) */
+  size_t            charged;           /* bytes of the canvas itself charged to --max-memory */
 };
 
 /* Frees a page's drawing (it was written), keeping its size and boxes. */
