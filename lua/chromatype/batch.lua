@@ -337,12 +337,19 @@ function M.load_template(path)
   return { kind = "xml", text = text, name = path }
 end
 
+-- The options a record's own state gets (plain data: they are copied into it).
+local function isolated_options(opts)
+  return { seed = opts.seed, dpi = opts.dpi, inks = opts.inks, inks_only = opts.inks_only, overprint = opts.overprint }
+end
+
 --- Runs a batch.  Options: `template` (path), `records` (list) or `data` (path), `output`
 --- (pattern), `shard` ({k, n}), `worker` ({w, j}: of the shard's records, those whose rank r
 --- has (r - 1) % j == w - 1), `resume`, `seed`, `dpi`, `inks`, `inks_only`, `overprint` (write
 --- options of XML templates, see canvas:write), `limit` (most records), `lenient`
 --- (records that cannot be read fail alone instead of stopping the batch), `on_start`
---- (function(count) with the number of records this call renders), `on_record`
+--- (function(count) with the number of records this call renders), `isolate` (the command
+--- line's: function(template, record, index, output, options) that renders a record in a
+--- Lua state of its own, see render_isolated), `on_record`
 --- (function(event) with {index =, line =, status = "done"|"failed"|"skipped", output =,
 --- error =, seconds =}).
 -- With `resume`, the temporary files that a killed run left beside this call's outputs are
@@ -400,10 +407,14 @@ function M.run(opts)
         ev.status = "skipped"
       else
         local t0 = os.clock()
+        local unloadable
         local ok, e = pcall(function()
           mkdirs(ev.output)
-          return M.render_record(template, rec, ev.index, ev.output, opts)
+          if not opts.isolate then return M.render_record(template, rec, ev.index, ev.output, opts) end
+          local done, err = opts.isolate(template, rec, ev.index, ev.output, isolated_options(opts))
+          if not done then unloadable = err; error(err, 0) end
         end)
+        if unloadable then error(unloadable, 0) end   -- the -f filters: no record can run
         ev.seconds = os.clock() - t0
         if ok then ev.status = "done" else ev.status, ev.error = "failed", tostring(e) end
       end
@@ -418,6 +429,14 @@ end
 -- ---- the command line's worker ------------------------------------------------------------
 
 local function clean(s) return (tostring(s or ""):gsub("[\t\r\n]", " ")) end
+
+--- Renders one record in a Lua state made for it alone (`chromatype batch`'s workers: the
+--- record's template and the -f filters run there, never in the worker's state), its
+--- warnings reported as the worker's events.
+function M.render_isolated(template, record, index, out, opts)
+  ct.on_warning(function(msg) ct.write_stdout(("warn\t%d\t%s\n"):format(index, clean(msg))) end)
+  return M.render_record(template, record, index, out, opts)
+end
 
 --- One worker process of `chromatype batch`: runs its part and reports to standard output,
 --- one tab-separated line an event (`total N`, `done I SECONDS OUTPUT`, `skipped I - OUTPUT`,

@@ -34,4 +34,16 @@ ct_status_t ct_file_write_atomic(const char *path, const void *data, size_t len,
    name in *tmp (the caller's, to rename or unlink and free); NULL with `err` filled. */
 FILE *ct_file_open_temp(const char *path, const char *mode, char **tmp, ct_error_t *err);
 
+/* memory.c: one count of the memory a run holds, against --max-memory.  ct_mem_charge adds
+   n bytes for `what` ("a canvas's page", "a font", ...), or refuses with CT_ERR_LIMIT when
+   the count would pass the limit (the first refusal calls the `hit` given to
+   ct_mem_set_limit, which makes the limit stick); ct_mem_release takes back what was
+   charged.  ct_mem_try: the same, silent (the Lua allocator's).  No limit (0): counts only. */
+void ct_mem_set_limit(size_t max, void (*hit)(const char *what));
+size_t ct_mem_limit(void);
+size_t ct_mem_used(void);
+int ct_mem_try(size_t n);
+ct_status_t ct_mem_charge(size_t n, const char *what, ct_error_t *err);
+void ct_mem_release(size_t n);
+
 #endif /* CT_BASE_H */

@@ -11,7 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <lauxlib.h>
+
 #include "cli.h"
+
 #include "lua/l_limits.h"
 
 static const char usage_batch[] =
@@ -48,8 +51,12 @@ static const char batch_lua[] =
   "local opts = { template = template, data = data, output = output, shard = { k, n },\n"
   "  worker = { w, j }, resume = resume, limit = limit, dpi = dpi,\n"
   "  inks = #inks > 0 and inks or nil, inks_only = inks_only or nil, overprint = overprint or nil,\n"
-  "  seed = require('chromatype.filter').cli_seed }\n"
+  "  seed = require('chromatype.filter').cli_seed, isolate = select(14, ...) }\n"
   "return require('chromatype.batch').worker(opts)\n";
+
+/* What a record's own state runs: the record, apart from every other and from the worker. */
+static const char record_lua[] =
+  "return require('chromatype.batch').render_isolated(...)\n";
 
 typedef struct {
   const char *tmpl, *data, *output;
@@ -62,6 +69,152 @@ typedef struct {
   int inks_only, overprint;
 } batch_opts_t;
 
+/* Copies the plain value at `from`[i] (nil, booleans, numbers, strings and tables of them,
+   without metatables) onto `to`'s stack; other values, and tables nested deeper than 64,
+   become nil.  Raises in `to` only (memory).  [-0, +1] in `to` */
+static void copy_value(lua_State *to, lua_State *from, int i, int depth) {
+  size_t n;
+  const char *str;
+  switch (lua_type(from, i)) {
+  case LUA_TBOOLEAN: lua_pushboolean(to, lua_toboolean(from, i)); break;
+  case LUA_TNUMBER:
+    if (lua_isinteger(from, i)) lua_pushinteger(to, lua_tointeger(from, i));
+    else lua_pushnumber(to, lua_tonumber(from, i));
+    break;
+  case LUA_TSTRING:
+    str = lua_tolstring(from, i, &n);
+    lua_pushlstring(to, str, n);
+    break;
+  case LUA_TTABLE:
+    if (depth >= 64 || !lua_checkstack(from, 3)) { lua_pushnil(to); break; }
+    luaL_checkstack(to, 4, "record nested too deeply");
+    i = lua_absindex(from, i);
+    lua_newtable(to);
+    lua_pushnil(from);
+    while (lua_next(from, i)) {
+      copy_value(to, from, -2, depth + 1);
+      copy_value(to, from, -1, depth + 1);
+      if (lua_isnil(to, -2)) lua_pop(to, 2);
+      else lua_rawset(to, -3);
+      lua_pop(from, 1);
+    }
+    break;
+  default: lua_pushnil(to); break;
+  }
+}
+
+typedef struct {
+  lua_State *host;    /* the worker's state: arguments 1..5 are the record's */
+  int in_setup;       /* the -f filters were being loaded when it failed */
+} record_call_t;
+
+/* require's loader of chromatype.filter in a record's state without -f filters: the module
+   with the ready filters' path and the batch's seed (upvalues 2 and 3), as setup_run would
+   give them, loaded only if the record needs it.  [-n, +1] */
+static int lazy_filter(lua_State *R) {
+  lua_pushvalue(R, lua_upvalueindex(1));   /* the embedded module's loader */
+  lua_insert(R, 1);
+  lua_call(R, lua_gettop(R) - 1, 1);
+  if (lua_istable(R, -1)) {
+    lua_pushvalue(R, lua_upvalueindex(2));
+    lua_setfield(R, -2, "path");
+    lua_pushvalue(R, lua_upvalueindex(3));
+    lua_setfield(R, -2, "cli_seed");
+  }
+  return 1;
+}
+
+/* In the record's state: the -f filters and the seed, then render_isolated with copies of
+   the arguments. */
+static int record_main(lua_State *R) {
+  record_call_t *c = lua_touserdata(R, 1);
+  int i;
+  lua_getfield(c->host, 5, "seed");
+  copy_value(R, c->host, -1, 0);            /* the seed the worker chose */
+  lua_pop(c->host, 1);
+  if (cli_run_opts.nfilters == 0) {
+    static char path[8192];
+    if (!path[0]) cli_filter_path(path, sizeof path);   /* the same for every record */
+    luaL_getsubtable(R, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_getfield(R, -1, "chromatype.filter");
+    lua_pushstring(R, path);
+    lua_pushvalue(R, -4);
+    lua_pushcclosure(R, lazy_filter, 3);
+    lua_setfield(R, -2, "chromatype.filter");
+    lua_pop(R, 2);
+  } else {
+    c->in_setup = 1;
+    setup_run_as(R, 0, 1);
+    c->in_setup = 0;
+    luaL_getsubtable(R, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(R, -1, "chromatype.filter") == LUA_TTABLE) {   /* setup_run_as loaded it */
+      lua_pushvalue(R, -3);
+      lua_setfield(R, -2, "cli_seed");
+    }
+    lua_pop(R, 3);
+  }
+  if (luaL_loadbuffer(R, record_lua, sizeof record_lua - 1, "=record") != LUA_OK) return lua_error(R);
+  for (i = 1; i <= 5; i++) copy_value(R, c->host, i, 0);
+  lua_call(R, 5, 0);
+  return 0;
+}
+
+/* isolate(template, record, index, output, options) -> true | false, message: renders one
+   record in a Lua state of its own, made for it and closed after it, so that nothing a
+   record changes (a module's function, a metatable, a global) reaches the worker or the
+   records after it.  false: the -f filters could not be loaded (the batch cannot run);
+   raises the record's error. */
+static int l_isolate(lua_State *L) {
+  static char msg[4096];
+  lua_State *R, *prev;
+  record_call_t c;
+  int status;
+  lua_settop(L, 5);
+  if (!(R = new_record_state(&prev))) return luaL_error(L, "cannot create a Lua state: out of memory");
+  c.host = L;
+  c.in_setup = 0;
+  lua_pushcfunction(R, record_main);
+  lua_pushlightuserdata(R, &c);
+  status = lua_pcall(R, 1, 0, 0);
+  if (status != LUA_OK) {
+    const char *m = lua_tostring(R, -1);
+    snprintf(msg, sizeof msg, "%s", m ? m : "(error object is not a string)");
+  }
+  lct_close_more(R, prev);
+  if (status == LUA_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  if (c.in_setup) {
+    lua_pushboolean(L, 0);
+    lua_pushstring(L, msg);
+    return 2;
+  }
+  lua_pushstring(L, msg);                  /* the record's message as it was, no position added */
+  return lua_error(L);
+}
+
+/* The seed (not the filters) into chromatype.filter.  [-0, +0] */
+static int setup_worker(lua_State *L) {
+  setup_run_as(L, 1, 0);
+  return 0;
+}
+
+/* The worker's chunk on the stack, or an error; the status. */
+static int load_worker(lua_State *L) {
+  int status;
+  lua_pushcfunction(L, setup_worker);
+  status = lua_pcall(L, 0, 0, 0);
+  if (status == LUA_OK) status = luaL_loadbuffer(L, batch_lua, sizeof batch_lua - 1, "=batch");
+  return status;
+}
+
+/* Whether a template is a Lua script (as chromatype.batch's load_template tells them). */
+static int lua_template(const char *path) {
+  size_t n = strlen(path);
+  return n >= 4 && strcmp(path + n - 4, ".lua") == 0;
+}
+
 /* A worker: its records to standard output (a pipe to the parent), as events. */
 static int batch_worker(const batch_opts_t *bo, long w) {
   lua_State *L;
@@ -69,7 +222,11 @@ static int batch_worker(const batch_opts_t *bo, long w) {
   unsigned i;
   set_home(bo->tmpl);
   if (!(L = new_state(&status))) return status;
-  status = load_run(L, batch_lua, sizeof batch_lua - 1, "=batch");
+  /* the worker's own state runs no code of the batch's: the -f filters are loaded, and a Lua
+     template run, in each record's state (l_isolate).  An XML template without -f filters
+     runs no code of anyone's: its records share the worker's state (and its fonts), as
+     isolating them would cost 2 ms a record for nothing */
+  status = load_worker(L);
   if (status == LUA_OK) {
     lua_pushstring(L, bo->tmpl);
     lua_pushstring(L, bo->data);
@@ -88,7 +245,9 @@ static int batch_worker(const batch_opts_t *bo, long w) {
     }
     lua_pushboolean(L, bo->inks_only);
     lua_pushboolean(L, bo->overprint);
-    status = lua_pcall(L, 13, 1, 0);
+    if (cli_run_opts.nfilters > 0 || lua_template(bo->tmpl)) lua_pushcfunction(L, l_isolate);
+    else lua_pushnil(L);
+    status = lua_pcall(L, 14, 1, 0);
   }
   if (status != LUA_OK) {
     const char *limit = lct_limit_message();

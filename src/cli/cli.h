@@ -82,10 +82,14 @@ int take_run_option(int argc, char **argv, int *i);
 /* A new Lua state for the run; NULL in the parent of a sandboxed run, which has finished
    (its exit status in *status): the command returns it. */
 lua_State *new_state(int *status);
+/* A fresh state beside the run's, under its limits (lct_newstate_more), with the same
+   libraries; NULL without memory.  Closed by lct_close_more(L, *previous). */
+lua_State *new_record_state(lua_State **previous);
 void set_home(const char *input);
 const char *cli_run_home(void);
 void cli_filter_path(char *buf, size_t size);
 int setup_run(lua_State *L);
+void setup_run_as(lua_State *L, int seed, int filters);
 int load_run(lua_State *L, const char *code, size_t size, const char *name);
 void report_error(lua_State *L, const char *what);
 

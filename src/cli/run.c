@@ -31,6 +31,13 @@ static char run_home[4096];
 #define SANDBOX_INSTRUCTIONS "5000000000"
 #define SANDBOX_TIMEOUT      "300"
 
+/* Lua's libraries, or the sandbox's, and chromatype's modules. */
+static void open_libraries(lua_State *L) {
+  if (cli_run_opts.sandbox) lct_open_sandboxed(L, run_home);
+  else luaL_openlibs(L);
+  ct_preload_library(L);
+}
+
 /* A Lua state under the limits of the command line; exits on a bad limit.  Under
    --sandbox the run first moves into a confined child (sandbox.c): in the parent this
    returns NULL once the child has finished, with its exit status in *status; in the child
@@ -64,9 +71,16 @@ lua_State *new_state(int *status) {
   }
   if (cli_run_opts.sandbox && cli_sandbox_fork(status)) return NULL;
   if (!(L = lct_newstate(&lim))) die(1, "cannot create a Lua state: out of memory");
-  if (cli_run_opts.sandbox) lct_open_sandboxed(L, run_home);
-  else luaL_openlibs(L);
-  ct_preload_library(L);
+  open_libraries(L);
+  return L;
+}
+
+/* A fresh state beside the run's, under the same limits (a batch record's, see batch.c): the
+   same libraries, sandboxed or not, and nothing else; NULL without memory.  Close it with
+   lct_close_more(L, *previous). */
+lua_State *new_record_state(lua_State **previous) {
+  lua_State *L = lct_newstate_more(previous);
+  if (L) open_libraries(L);
   return L;
 }
 
@@ -195,17 +209,22 @@ void set_home(const char *input) {
   snprintf(run_home, sizeof run_home, "%s", buf);
 }
 
-/* Loads the -f filters and the seed into chromatype.filter, and turns the sandbox on;
-   raises on a bad filter. [-0, +0] */
-int setup_run(lua_State *L) {
+/* Gives chromatype.filter the ready filters' path, the seed (if `seed`) and the -f filters
+   (if `filters`); raises on a bad filter or seed. [-0, +0] */
+void setup_run_as(lua_State *L, int seed, int filters) {
   char path[8192];
-  int i;
+  int i, n = filters ? cli_run_opts.nfilters : 0;
   cli_filter_path(path, sizeof path);
-  if (luaL_loadbuffer(L, setup_lua, sizeof setup_lua - 1, "=setup") != LUA_OK) return lua_error(L);
+  if (luaL_loadbuffer(L, setup_lua, sizeof setup_lua - 1, "=setup") != LUA_OK) lua_error(L);
   lua_pushstring(L, path);
-  if (cli_run_opts.seed) lua_pushstring(L, cli_run_opts.seed); else lua_pushnil(L);
-  for (i = 0; i < cli_run_opts.nfilters; i++) lua_pushstring(L, cli_run_opts.filters[i]);
-  lua_call(L, 2 + cli_run_opts.nfilters, 0);
+  if (seed && cli_run_opts.seed) lua_pushstring(L, cli_run_opts.seed); else lua_pushnil(L);
+  for (i = 0; i < n; i++) lua_pushstring(L, cli_run_opts.filters[i]);
+  lua_call(L, 2 + n, 0);
+}
+
+/* Loads the -f filters and the seed into chromatype.filter; raises on a bad filter. [-0, +0] */
+int setup_run(lua_State *L) {
+  setup_run_as(L, 1, 1);
   return 0;
 }
 

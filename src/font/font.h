@@ -38,6 +38,7 @@ struct ct_font {
   char          *name;          /* path or caller's name, for messages */
   unsigned char *data;          /* the file's bytes, owned; FreeType reads them in place */
   size_t         size;
+  size_t         charged;       /* bytes charged to --max-memory (base/memory.c) */
   unsigned       index;         /* face index */
   const char    *container;
   FT_Library     ft_lib;        /* one per font: FreeType libraries are not thread-safe */

@@ -12,6 +12,7 @@
 #include <cairo.h>
 
 #include "l_aux.h"
+#include "l_limits.h"
 #include "base/ct-limits.h"
 
 /* ---- the box ------------------------------------------------------------------ */
@@ -98,6 +99,7 @@ static int l_canvas_new(lua_State *L) {
   lct_canvas_box *box;
   double w, h, t;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   luaL_checktype(L, 1, LUA_TTABLE);
   lct_checkoptions(L, 1, canvas_fields, 0);
   w = sidefield(L, 1, "width");
@@ -151,6 +153,7 @@ static int l_canvas_new_page(lua_State *L) {
   static const char *const fields[] = { "width", "height", NULL };
   lct_canvas_box *box = checkcanvas(L, 1);
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   if (lct_checkoptions(L, 2, fields, 0)) {
     double w = lct_optnumfield(L, 2, "width", ct_canvas_get_width(box->canvas));
     double h = lct_optnumfield(L, 2, "height", ct_canvas_get_height(box->canvas));
@@ -602,6 +605,7 @@ static int l_canvas_text(lua_State *L) {
   double x, y, advance = 0;
   ct_shaped_t run;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   luaL_checktype(L, 2, LUA_TTABLE);
   lct_checkoptions(L, 2, text_fields, 1);
   if (lua_rawgeti(L, 2, 1) != LUA_TSTRING)
@@ -658,6 +662,7 @@ static int l_canvas_paint(lua_State *L) {
   ct_paint_t *tree;
   double x, y;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   luaL_checktype(L, 2, LUA_TTABLE);
   luaL_checktype(L, 3, LUA_TTABLE);
   lct_checkoptions(L, 3, paint_fields, 0);
@@ -695,6 +700,7 @@ static int l_canvas_image(lua_State *L) {
   double x, y, w, h;
   ct_fit_t fit;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   luaL_checktype(L, 2, LUA_TTABLE);
   lct_checkoptions(L, 2, image_fields, 1);
   if (lua_rawgeti(L, 2, 1) != LUA_TSTRING)

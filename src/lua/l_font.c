@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "l_aux.h"
+#include "l_limits.h"
 
 /* ---- the box ------------------------------------------------------------------ */
 
@@ -57,6 +58,7 @@ static int l_font_open(lua_State *L) {
   lct_font_box *box;
   ct_error_t err;
   unsigned index;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   lct_checkoptions(L, 2, open_fields, 0);
   /* the upper 16 bits of a FreeType face index select named instances */
   index = (unsigned)lct_optintfield(L, 2, "index", 0, 0, 0xFFFF);
@@ -74,6 +76,7 @@ static int l_font_from_data(lua_State *L) {
   lct_font_box *box;
   ct_error_t err;
   unsigned index;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   lct_checkoptions(L, 2, data_fields, 0);
   index = (unsigned)lct_optintfield(L, 2, "index", 0, 0, 0xFFFF);
   name = lct_optstrfield(L, 2, "name", "<memory>");
@@ -298,6 +301,7 @@ static int l_font_instance(lua_State *L) {
   const char *spec = lua_isnoneornil(L, 2) ? NULL : variation_spec(L, 2);
   lct_font_box *box;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   if (spec && spec[0] && ct_font_get_axis_count(font) == 0)
     return luaL_error(L, "%s: the font has no variation axes", ct_font_get_path(font));
   box = newbox(L);
@@ -539,6 +543,7 @@ static int l_font_paint(lua_State *L) {
   ct_paint_t **slot;
   ct_format_t format;
   ct_error_t err;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
   lct_checkoptions(L, 3, paint_fields, 0);
   format = (ct_format_t)lct_optenumfield(L, 3, "format", "auto", format_names);
   slot = lct_newpaintbox(L);

@@ -2,16 +2,21 @@
 ** l_limits.c: limits on Lua memory, instructions and time (see l_limits.h).
 **
 ** Memory: every allocation of the state goes through a counting allocator that refuses to
-** grow past the limit; Lua then raises "not enough memory" where it stands, and the
-** command line reports which limit that was.  Instructions: a count hook every 10,000
+** grow past the limit, counted with what canvases, fonts, pictures and paint trees hold in C
+** (base/memory.c, whose refusals stop the run the same way); Lua then raises "not enough
+** memory" where it stands, and the command line reports which limit that was.  Instructions: a count hook every 10,000
 ** instructions.  Time: SIGALRM sets a hook that raises at the next instruction; if the
 ** process is still in C code (rendering) five seconds later, it prints the message and
 ** exits with status 124, as timeout(1) does.  A limit once hit raises again at every
 ** instruction of every thread (a script cannot catch it and go on), and where Lua runs no
 ** hooks (__gc metamethods, the message handler of a hook's error) a watchdog ends the
-** process five seconds later.  One state per process (the command line's).
+** process five seconds later.  One set of limits per process: the command line's state,
+** and the fresh states a batch worker makes for its records (lct_newstate_more), which
+** count against the same limits.
 */
 #include "l_limits.h"
+
+#include "base/base.h"
 
 #include <lauxlib.h>
 #include <signal.h>
@@ -26,7 +31,7 @@
 
 static struct {
   lct_limits_t       lim;
-  size_t             used;
+  size_t             paced;                /* the memory count at the last collection of lct_mem_pace */
   unsigned long long count;
   lua_State         *L;
   volatile sig_atomic_t expired;
@@ -58,28 +63,50 @@ static void arm_watchdog(void) {
   alarm(GRACE_SECONDS);
 }
 
+/* The memory limit hit, by Lua (what: NULL) or by a C object (ct_mem_charge: "a canvas's
+   page", "a font", ...).  Async-signal-safe but for the message. */
+static void memory_hit(const char *what) {
+  if (st.hit) return;
+  st.hit = 1;
+  if (what) snprintf(st.msg, sizeof st.msg, "memory limit of %zu MiB reached (--max-memory) making %s",
+                     st.lim.max_memory >> 20, what);
+  else snprintf(st.msg, sizeof st.msg, "memory limit of %zu MiB reached (--max-memory)", st.lim.max_memory >> 20);
+  if (st.L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);   /* async-safe, as in a signal handler */
+  arm_watchdog();
+}
+
+/* Lua's heap is charged to the count of base/memory.c, with the C objects'. */
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   size_t old = ptr ? osize : 0;
   void *p;
   (void)ud;
   if (nsize == 0) {
     free(ptr);
-    st.used -= old;
+    ct_mem_release(old);
     return NULL;
   }
-  if (st.lim.max_memory && nsize > old && st.used - old + nsize > st.lim.max_memory) {
-    if (!st.hit) {
-      st.hit = 1;
-      snprintf(st.msg, sizeof st.msg, "Lua memory limit of %zu MiB reached (--max-memory)",
-               st.lim.max_memory >> 20);
-      if (st.L) lua_sethook(st.L, hook, LUA_MASKCOUNT, 1);   /* async-safe, as in a signal handler */
-      arm_watchdog();
-    }
+  if (nsize <= old) {              /* Lua assumes a shrink never fails */
+    p = realloc(ptr, nsize);
+    if (p) ct_mem_release(old - nsize);
+    return p ? p : ptr;
+  }
+  if (!ct_mem_try(nsize - old)) {
+    memory_hit(NULL);
     return NULL;
   }
-  p = realloc(ptr, nsize);
-  if (p) st.used = st.used - old + nsize;
+  if (!(p = realloc(ptr, nsize))) ct_mem_release(nsize - old);
   return p;
+}
+
+void lct_mem_pace(lua_State *L) {
+  size_t now = ct_mem_used();
+  if (!st.lim.max_memory) return;
+  if (now > st.paced + st.lim.max_memory / 16) {
+    lua_gc(L, LUA_GCCOLLECT);
+    st.paced = ct_mem_used();
+  } else if (now < st.paced) {
+    st.paced = now;
+  }
 }
 
 static void hook(lua_State *L, lua_Debug *ar) {
@@ -124,6 +151,7 @@ lua_State *lct_newstate(const lct_limits_t *limits) {
   lua_State *L;
   memset(&st, 0, sizeof st);
   if (limits) st.lim = *limits;
+  ct_mem_set_limit(st.lim.max_memory, st.lim.max_memory ? memory_hit : NULL);
   L = lua_newstate(limited_alloc, NULL);
   if (!L) return NULL;
   st.L = L;
@@ -147,6 +175,24 @@ lua_State *lct_newstate(const lct_limits_t *limits) {
     setitimer(ITIMER_REAL, &it, NULL);
   }
   return L;
+}
+
+lua_State *lct_newstate_more(lua_State **previous) {
+  lua_State *L = lua_newstate(limited_alloc, NULL);
+  *previous = st.L;
+  if (!L) return NULL;
+  if (st.lim.max_instructions || st.lim.max_memory || st.lim.max_seconds > 0)
+    lua_sethook(L, hook, LUA_MASKCOUNT, st.hit || st.expired ? 1 : HOOK_STEP);
+  st.L = L;                       /* the alarm stops this one, the one running */
+  return L;
+}
+
+void lct_close_more(lua_State *L, lua_State *previous) {
+  st.L = previous;                /* before the close: the alarm must not hook a closed state */
+  lua_close(L);
+  if (previous && st.hit) stick(previous);
+  else if (previous && st.expired)
+    lua_sethook(previous, hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
 }
 
 const char *lct_limit_message(void) { return st.hit ? st.msg : NULL; }

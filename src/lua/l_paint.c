@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "l_aux.h"
+#include "l_limits.h"
 #include "base/ct-limits.h"
 
 /* ---- boxes owning C nodes while Lua code may raise ------------------------------- */
@@ -786,7 +787,9 @@ void lct_pushpaint(lua_State *L, const ct_paint_t *paint, const ct_font_t *font)
 /* normalize_paint(tree) -> tree: validates a tree and returns it in canonical form
    (every field present, colors as "#rrggbbaa"). */
 static int l_paint_normalize(lua_State *L) {
-  ct_paint_t *p = lct_topaint(L, 1, 1);
+  ct_paint_t *p;
+  lct_mem_pace(L);   /* C memory that Lua does not see: collected before making more */
+  p = lct_topaint(L, 1, 1);
   lct_pushpaint(L, p, NULL);
   return 1;
 }

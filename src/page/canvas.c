@@ -48,11 +48,14 @@ ct_canvas_t *ct_canvas_create(double width, double height, ct_error_t *err) {
                  height, CT_MAX_PAGE_SIDE);
     return NULL;
   }
+  if (ct_mem_charge(sizeof *c, "a canvas", err) != CT_OK) return NULL;
   if (!(c = calloc(1, sizeof *c))) {
+    ct_mem_release(sizeof *c);
     ct_set_error(err, CT_ERR_NOMEM, "out of memory");
     return NULL;
   }
   c->ref = 1;
+  c->charged = sizeof *c;
   if (add_page(c, width, height, err) != CT_OK) {
     ct_canvas_destroy(c);
     return NULL;
@@ -102,6 +105,8 @@ void ct_page_clear(ct_page_t *page) {
   free(page->ops);
   page->ops = NULL;
   page->count = page->cap = 0;
+  ct_mem_release(page->charged);
+  page->charged = 0;
 }
 
 void ct_canvas_destroy(ct_canvas_t *c) {
@@ -118,8 +123,10 @@ void ct_canvas_destroy(ct_canvas_t *c) {
     for (j = 0; j < c->pages[i].count; j++) op_fini(&c->pages[i].ops[j]);
     free(c->pages[i].ops);
     free(c->pages[i].marks);
+    ct_mem_release(c->pages[i].charged);
   }
   free(c->pages);
+  ct_mem_release(c->charged);
   for (i = 0; i < c->nimages; i++) ct_image_destroy(c->images[i]);
   free(c->images);
   ct_paint_interns_destroy(c->kept);
@@ -172,14 +179,28 @@ ct_status_t ct_canvas_set_page_boxes(ct_canvas_t *c, const double trim[4], const
   return CT_OK;
 }
 
-/* A new operation at the end of the current page, or NULL when out of memory. */
-static ct_op_t *push_op(ct_canvas_t *c, ct_op_kind_t kind) {
+/* Charges n bytes more to the current page (its operations, their glyphs and text), against
+   --max-memory. */
+static ct_status_t charge_page(ct_canvas_t *c, size_t n, ct_error_t *err) {
+  ct_status_t st = ct_mem_charge(n, "a canvas's page", err);
+  if (st == CT_OK) c->pages[c->npages - 1].charged += n;
+  return st;
+}
+
+/* A new operation at the end of the current page, or NULL when out of memory or past
+   --max-memory (*st says which). */
+static ct_op_t *push_op(ct_canvas_t *c, ct_op_kind_t kind, ct_status_t *st, ct_error_t *err) {
   ct_page_t *page = &c->pages[c->npages - 1];
   ct_op_t *op;
+  *st = CT_OK;
   if (page->count == page->cap) {
     unsigned cap = page->cap ? page->cap * 2 : 16;
-    ct_op_t *ops = realloc(page->ops, cap * sizeof *ops);
-    if (!ops) return NULL;
+    ct_op_t *ops;
+    if ((*st = charge_page(c, (size_t)(cap - page->cap) * sizeof *ops, err)) != CT_OK) return NULL;
+    if (!(ops = realloc(page->ops, cap * sizeof *ops))) {
+      *st = ct_set_error(err, CT_ERR_NOMEM, "out of memory");   /* the charge stays: freed with the page */
+      return NULL;
+    }
     page->ops = ops;
     page->cap = cap;
   }
@@ -196,9 +217,10 @@ static int finite4(double a, double b, double c, double d) {
 ct_status_t ct_canvas_fill_rect(ct_canvas_t *c, double x, double y, double w, double h,
                                 ct_rgba_t color, ct_error_t *err) {
   ct_op_t *op;
+  ct_status_t st;
   if (!finite4(x, y, w, h))
     return ct_set_error(err, CT_ERR_INVALID_ARG, "rectangle %g,%g %gx%g is not finite", x, y, w, h);
-  if (!(op = push_op(c, CT_OP_RECT))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  if (!(op = push_op(c, CT_OP_RECT, &st, err))) return st;
   op->u.rect.x = x;
   op->u.rect.y = y;
   op->u.rect.w = w;
@@ -320,14 +342,15 @@ static ct_status_t begin_glyphs(ct_canvas_t *c, ct_font_t *font, const ct_text_s
   }
   c->nglyphs += count ? count : 1;
   if (count && !items) goto nomem;
-  if ((st = palette_for(c, font, style, &pal, err)) != CT_OK) {
+  if ((st = charge_page(c, (size_t)count * sizeof *items, err)) != CT_OK ||
+      (st = palette_for(c, font, style, &pal, err)) != CT_OK) {
     free(items);
     return st;
   }
-  if (!(op = push_op(c, CT_OP_GLYPHS))) {
+  if (!(op = push_op(c, CT_OP_GLYPHS, &st, err))) {
     palette_unref(pal);
-    pal = NULL;
-    goto nomem;
+    free(items);
+    return st;
   }
   op->u.glyphs.font = ct_font_reference(font);
   op->u.glyphs.palette = pal;
@@ -486,6 +509,7 @@ ct_status_t ct_canvas_draw_shaped(ct_canvas_t *c, ct_font_t *font, const char *u
   if (st == CT_OK && run->count > 0) {   /* keep the text for the PDF's text layer */
     ct_page_t *page = &c->pages[c->npages - 1];
     ct_op_t *op = &page->ops[page->count - 1];
+    if ((st = charge_page(c, len + 1, err)) != CT_OK) return st;
     if ((op->u.glyphs.text = malloc(len + 1))) {
       memcpy(op->u.glyphs.text, utf8, len);
       op->u.glyphs.text[len] = '\0';
@@ -576,6 +600,7 @@ ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, dou
   ct_image_t *img;
   ct_op_t *op;
   ct_error_t local;
+  ct_status_t st;
   double iw, ih;
   if (!err) err = &local;   /* the status comes back through it */
   if (!isfinite(x) || !isfinite(y))
@@ -598,7 +623,7 @@ ct_status_t ct_canvas_draw_image(ct_canvas_t *c, const char *path, double x, dou
   if (!(w > 0 && w <= CT_MAX_PAGE_SIDE && h > 0 && h <= CT_MAX_PAGE_SIDE))
     return ct_set_error(err, CT_ERR_LIMIT, "%s: drawn %gx%g pt, out of range (0 < side <= %g)",
                         path, w, h, CT_MAX_PAGE_SIDE);
-  if (!(op = push_op(c, CT_OP_IMAGE))) return ct_set_error(err, CT_ERR_NOMEM, "out of memory");
+  if (!(op = push_op(c, CT_OP_IMAGE, &st, err))) return st;
   op->u.image.image = ct_image_reference(img);
   op->u.image.x = x;
   op->u.image.y = y;

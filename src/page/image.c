@@ -23,6 +23,7 @@ struct ct_image {
   double           height;
   cairo_surface_t *surface;   /* a raster, or NULL */
   RsvgHandle      *svg;       /* a vector picture, or NULL */
+  size_t           charged;   /* bytes charged to --max-memory (base/memory.c) */
 };
 
 ct_image_t *ct_image_reference(ct_image_t *img) {
@@ -35,6 +36,7 @@ void ct_image_destroy(ct_image_t *img) {
   if (img->surface) cairo_surface_destroy(img->surface);
   if (img->svg) g_object_unref(img->svg);
   free(img->key);
+  ct_mem_release(img->charged);
   free(img);
 }
 
@@ -506,6 +508,11 @@ ct_image_t *ct_image_load(const char *name, const char *key, char *warning, size
   }
 done:
   free(d);
+  if (st == CT_OK) {   /* its pixels, or librsvg's tree (a few times the text) */
+    size_t n = img->surface ? (size_t)cairo_image_surface_get_stride(img->surface) *
+                              (size_t)cairo_image_surface_get_height(img->surface) : 4 * len;
+    if ((st = ct_mem_charge(sizeof *img + n, "a picture", err)) == CT_OK) img->charged = sizeof *img + n;
+  }
   if (st != CT_OK) {
     ct_image_destroy(img);
     return NULL;

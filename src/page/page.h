@@ -78,6 +78,7 @@ typedef struct {
   double   trim[4], bleed[4];   /* x, y, w, h in points, y down */
   double  *marks;           /* print marks in registration color: x, y, w, h (points, y down) */
   unsigned nmarks, capmarks;
+  size_t   charged;         /* bytes of its operations charged to --max-memory (base/memory.c) */
 } ct_page_t;
 
 #define CT_CANVAS_MISSING_MAX 256
@@ -123,6 +124,7 @@ struct ct_canvas {
   unsigned long     page_work, run_work;
   unsigned          work_page;          /* the page page_work counts (npages then) */
   struct { const ct_paint_t *paint; unsigned page; } placed[CT_CANVAS_PLACED];
+  size_t            charged;           /* bytes of the canvas itself charged to --max-memory */
 };
 
 /* Frees a page's drawing (it was written), keeping its size and boxes. */

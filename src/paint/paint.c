@@ -11,8 +11,12 @@
 
 #include "paint.h"
 
+/* Nodes are charged to --max-memory one by one (base/memory.c): a NULL past the limit is
+   reported as it, the limit having stopped the run. */
 static ct_paint_t *node_new(ct_paint_kind_t kind) {
-  ct_paint_t *p = calloc(1, sizeof *p);
+  ct_paint_t *p;
+  if (ct_mem_charge(sizeof *p, "a paint tree", NULL) != CT_OK) return NULL;
+  if (!(p = calloc(1, sizeof *p))) ct_mem_release(sizeof *p);
   if (p) {
     p->ref = 1;
     p->kind = kind;
@@ -20,6 +24,11 @@ static ct_paint_t *node_new(ct_paint_kind_t kind) {
     p->height = 1;
   }
   return p;
+}
+
+static void node_free(ct_paint_t *p) {
+  free(p);
+  ct_mem_release(sizeof *p);
 }
 
 /* Adds a child's cost to its parent's. */
@@ -33,7 +42,7 @@ ct_paint_t *ct_paint_layers_create(unsigned capacity) {
   ct_paint_t *p = node_new(CT_PAINT_LAYERS);
   if (p && capacity) {
     p->u.layers.children = calloc(capacity, sizeof *p->u.layers.children);
-    if (!p->u.layers.children) { free(p); return NULL; }
+    if (!p->u.layers.children) { node_free(p); return NULL; }
   }
   return p;
 }
@@ -163,7 +172,7 @@ static int copy_line(ct_color_line_t *dst, const ct_color_line_t *src) {
 ct_paint_t *ct_paint_linear_create(const ct_color_line_t *line, const double pt[6]) {
   ct_paint_t *p = node_new(CT_PAINT_LINEAR);
   if (!p) return NULL;
-  if (copy_line(&p->u.linear.line, line)) { free(p); return NULL; }
+  if (copy_line(&p->u.linear.line, line)) { node_free(p); return NULL; }
   p->u.linear.x0 = pt[0]; p->u.linear.y0 = pt[1];
   p->u.linear.x1 = pt[2]; p->u.linear.y1 = pt[3];
   p->u.linear.x2 = pt[4]; p->u.linear.y2 = pt[5];
@@ -173,7 +182,7 @@ ct_paint_t *ct_paint_linear_create(const ct_color_line_t *line, const double pt[
 ct_paint_t *ct_paint_radial_create(const ct_color_line_t *line, const double c[6]) {
   ct_paint_t *p = node_new(CT_PAINT_RADIAL);
   if (!p) return NULL;
-  if (copy_line(&p->u.radial.line, line)) { free(p); return NULL; }
+  if (copy_line(&p->u.radial.line, line)) { node_free(p); return NULL; }
   p->u.radial.x0 = c[0]; p->u.radial.y0 = c[1]; p->u.radial.r0 = c[2];
   p->u.radial.x1 = c[3]; p->u.radial.y1 = c[4]; p->u.radial.r1 = c[5];
   return p;
@@ -183,7 +192,7 @@ ct_paint_t *ct_paint_sweep_create(const ct_color_line_t *line, double cx, double
                                   double start_deg, double end_deg) {
   ct_paint_t *p = node_new(CT_PAINT_SWEEP);
   if (!p) return NULL;
-  if (copy_line(&p->u.sweep.line, line)) { free(p); return NULL; }
+  if (copy_line(&p->u.sweep.line, line)) { node_free(p); return NULL; }
   p->u.sweep.cx = cx;
   p->u.sweep.cy = cy;
   p->u.sweep.start_angle = start_deg;
@@ -221,7 +230,7 @@ void ct_paint_destroy(ct_paint_t *p) {
   case CT_PAINT_BITMAP: ct_font_destroy(p->u.bitmap.font); break;
   case CT_PAINT_SOLID: case CT_PAINT_KIND_COUNT: break;
   }
-  free(p);
+  node_free(p);
 }
 
 static const char *const kind_names[CT_PAINT_KIND_COUNT] = {

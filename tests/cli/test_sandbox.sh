@@ -77,12 +77,12 @@ expect 3 "record 1 (one.csv:2): tmpl.lua:1: attempt to index a nil value (global
 
 # limits: each named in one line; no output left behind
 printf 'local t = {}\nfor i = 1, 1e9 do t[i] = ("x"):rep(64) .. i end\n' > mem.lua
-expect 1 "mem.lua: Lua memory limit of 16 MiB reached (--max-memory)" "$CT" --max-memory 16M mem.lua
+expect 1 "mem.lua: memory limit of 16 MiB reached (--max-memory)" "$CT" --max-memory 16M mem.lua
 printf 'while true do end\n' > loop.lua
 expect 1 "loop.lua: instruction limit of 1000000 reached (--max-instructions)" "$CT" --max-instructions 1000000 loop.lua
 expect 1 "loop.lua: time limit of 0.5 s reached (--timeout)" "$CT" --timeout 0.5 loop.lua
 out=$("$CT" --sandbox --max-memory=64M mem.lua 2>&1)
-printf '%s' "$out" | grep -q "Lua memory limit of 64 MiB reached" && ok || bad "--sandbox with --max-memory: $out"
+printf '%s' "$out" | grep -q "memory limit of 64 MiB reached" && ok || bad "--sandbox with --max-memory: $out"
 expect 2 "--max-memory: expected a size such as 512M" "$CT" --max-memory 5 loop.lua
 expect 2 "--max-instructions: expected a whole number" "$CT" --max-instructions lots loop.lua
 expect 2 "--timeout: expected seconds" "$CT" --timeout -1 loop.lua
