@@ -294,8 +294,8 @@ static const char *webp_size(const unsigned char *d, size_t n, double *w, double
     *w = (b & 0x3FFF) + 1;
     *h = ((b >> 14) & 0x3FFF) + 1;
   } else if (n >= 30 && memcmp(d + 12, "VP8X", 4) == 0) {
-    *w = (le32(d + 24) & 0xFFFFFF) + 1;
-    *h = (le32(d + 27) & 0xFFFFFF) + 1;
+    *w = (le16(d + 24) | (uint32_t)d[26] << 16) + 1;   /* 24-bit sides, less 1 */
+    *h = (le16(d + 27) | (uint32_t)d[29] << 16) + 1;
   } else {
     return "no image header";
   }
