@@ -267,7 +267,7 @@ $(B)/tests/fuzz-image: tests/fuzz/fuzz_image.c tests/fuzz/driver.c $(EMBED_OBJ) 
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(DRIVER_IMAGE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 fuzz-regress: $(FUZZ_DRIVERS)
-	@$(foreach t,$(FUZZ_TARGETS),$(B)/tests/fuzz-$(t) fuzz-$(t) $(call fuzz_seeds,$(t)) || exit 1;) true
+	@$(if $(FUZZ_BUDGET),CT_FUZZ_BUDGET=$(FUZZ_BUDGET); export CT_FUZZ_BUDGET;) $(foreach t,$(FUZZ_TARGETS),$(B)/tests/fuzz-$(t) fuzz-$(t) $(call fuzz_seeds,$(t)) || exit 1;) true
 
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:
