@@ -4,7 +4,7 @@
 ** BMP, TIFF, WebP through gdk-pixbuf; SVG through the sanitizer and librsvg, gzip too),
 ** into a box whose fit the input's length chooses, then rasterized and written as a PDF and
 ** as an SVG (rasters stay images there, JPEGs as they are).  This target is built with
-** CT_MAX_IMAGE_FILE_PIXELS at 4 M pixels (Makefile) so that the one-second budget of an
+** CT_MAX_IMAGE_FILE_PIXELS at 512 K pixels (Makefile) so that the one-second budget of an
 ** input measures the decoders' work per byte and not the size a picture may have.
 ** libFuzzer target (make fuzz), replayed by tests/fuzz/driver.c (make check).
 */
