@@ -117,6 +117,35 @@ static int size_ok(double w, double h, const char *name, ct_error_t *err) {
   return 1;
 }
 
+/* GIF: gdk-pixbuf allocates each frame by its own image descriptor, whose size may be far
+   more than the logical screen's that "size-prepared" reports (a 75-byte file of a 2 x 1
+   screen claimed a frame of 26478 x 11776 pixels): every frame's size is checked before the
+   loader sees the bytes.  What is not a well-formed GIF is left to the loader to report. */
+static int gif_frames_ok(const unsigned char *d, size_t n, const char *name, ct_error_t *err) {
+  size_t i = 13;   /* the header, the logical screen descriptor */
+  if (n < 13) return 1;
+  if (d[10] & 0x80) i += (size_t)3 << ((d[10] & 7) + 1);   /* the global color table */
+  while (i < n) {
+    unsigned char block = d[i++];
+    if (block == 0x21) {   /* an extension: its label, then sub-blocks */
+      i++;
+    } else if (block == 0x2C) {   /* an image descriptor: x, y, width, height, flags */
+      unsigned char flags;
+      if (n - i < 9) break;
+      if (!size_ok(d[i + 4] | d[i + 5] << 8, d[i + 6] | d[i + 7] << 8, name, err)) return 0;
+      flags = d[i + 8];
+      i += 9;
+      if (flags & 0x80) i += (size_t)3 << ((flags & 7) + 1);   /* the local color table */
+      i++;   /* the LZW code size */
+    } else {
+      break;   /* the trailer, or not a GIF block */
+    }
+    while (i < n && d[i] != 0) i += 1u + d[i];   /* the sub-blocks, up to their terminator */
+    i++;
+  }
+  return 1;
+}
+
 /* Gives the surface the file's bytes as mime data (PDF and SVG output embed them as they
    are); the surface frees its copy. */
 static void attach_mime(cairo_surface_t *s, const char *type, const unsigned char *d, size_t n) {
@@ -245,6 +274,7 @@ static ct_status_t load_pixbuf(ct_image_t *img, const unsigned char *d, size_t n
   ct_status_t st = CT_OK;
   int ok;
 
+  if (strcmp(type, "gif") == 0 && !gif_frames_ok(d, n, name, err)) return CT_ERR_LIMIT;
   if (!(loader = gdk_pixbuf_loader_new_with_type(type, &ge))) {
     if (ge) g_error_free(ge);
     return ct_set_error(err, CT_ERR_INVALID_IMAGE, "%s: %s images are not supported by this "
