@@ -120,13 +120,15 @@ static int size_ok(double w, double h, const char *name, ct_error_t *err) {
 /* GIF: gdk-pixbuf allocates each frame by its own image descriptor, whose size may be far
    more than the logical screen's that "size-prepared" reports (a 75-byte file of a 2 x 1
    screen claimed a frame of 26478 x 11776 pixels): every frame's size is checked before the
-   loader sees the bytes.  What is not a well-formed GIF is left to the loader to report. */
+   loader sees the bytes, walking the blocks as the loader does.  What is not a well-formed
+   GIF is left to the loader to report. */
 static int gif_frames_ok(const unsigned char *d, size_t n, const char *name, ct_error_t *err) {
   size_t i = 13;   /* the header, the logical screen descriptor */
   if (n < 13) return 1;
   if (d[10] & 0x80) i += (size_t)3 << ((d[10] & 7) + 1);   /* the global color table */
   while (i < n) {
     unsigned char block = d[i++];
+    if (block == 0x3B) break;   /* the trailer */
     if (block == 0x21) {   /* an extension: its label, then sub-blocks */
       i++;
     } else if (block == 0x2C) {   /* an image descriptor: x, y, width, height, flags */
@@ -138,7 +140,7 @@ static int gif_frames_ok(const unsigned char *d, size_t n, const char *name, ct_
       if (flags & 0x80) i += (size_t)3 << ((flags & 7) + 1);   /* the local color table */
       i++;   /* the LZW code size */
     } else {
-      break;   /* the trailer, or not a GIF block */
+      continue;   /* no block starts here: the loader skips such bytes, and so does this */
     }
     while (i < n && d[i] != 0) i += 1u + d[i];   /* the sub-blocks, up to their terminator */
     i++;

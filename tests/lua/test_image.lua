@@ -381,6 +381,9 @@ return {
     local frame = "GIF89a\2\0\1\0\128\0\0" .. "\255\0\0\0\0\0" ..
                   ",\0\0\0\0\110\103\0\46\0" .. "\2\2\68\1\0" .. ";"
     checkerr("image of 26478x11776 pixels exceeds the limit", c.image, c, { write(tmpname(".gif"), frame) })
+    -- the same after a stray byte, which the loader skips
+    local stray = frame:sub(1, 19) .. "\0" .. frame:sub(20)
+    checkerr("image of 26478x11776 pixels exceeds the limit", c.image, c, { write(tmpname(".gif"), stray) })
     -- an SVG drawn at its own absurd size
     local svg = write(tmpname(".svg"), SVG_HEAD .. 'width="1e9" height="10"/>')
     checkerr("drawn 1e%+09x10 pt, out of range", c.image, c, { svg })
