@@ -50,7 +50,7 @@ TEST_C   := $(patsubst tests/c/%.c,$(B)/tests/%,$(wildcard tests/c/*/test_*.c))
 TOOLS    := $(B)/tests/imgcmp $(B)/tests/ctgrid $(B)/tests/ctimg $(B)/tests/ctsep
 # the fuzz targets; make check replays their seeds through gcc-built drivers (defined
 # here, before `check` names them: a prerequisite list is expanded where it is read)
-FUZZ_TARGETS := font svg xml cli
+FUZZ_TARGETS := font svg xml cli fontbuild svgtime image
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz-%)
 
 .PHONY: all demo demo-run check test-slurm check-asan check-tsan check-valgrind bench install uninstall clean deps test-deps fonts refs fuzz fuzz-build fuzz-regress
@@ -194,15 +194,26 @@ fuzz_seeds_font := tests/fonts examples/fonts tests/fuzz/regress/font
 fuzz_seeds_svg  := tests/fuzz/corpus/svg tests/fuzz/regress/svg
 fuzz_seeds_xml  := tests/fuzz/corpus/xml tests/fuzz/regress/xml
 fuzz_seeds_cli  := tests/fuzz/corpus/cli tests/fuzz/regress/cli
+# the seeds of a target: fuzz_seeds_TARGET, else its corpus and regress folders
+fuzz_seeds = $(or $(fuzz_seeds_$(1)),tests/fuzz/corpus/$(1) tests/fuzz/regress/$(1))
+# An input that takes longer than this many seconds is a finding (libFuzzer's -timeout):
+# one second, but for the two targets that typeset or draw a whole font per input.
+FUZZ_TIMEOUT_font := 30
+FUZZ_TIMEOUT_xml  := 30
+fuzz_timeout = $(or $(FUZZ_TIMEOUT_$(1)),1)
+# The picture target reads pictures of at most 512 K pixels (CT_MAX_IMAGE_FILE_PIXELS), so
+# that its budget measures the work per byte, not the size a picture may have (a 2.6 M
+# pixel GIF of 155 bytes took 2 s, most of it encoding the PNG of the SVG output).
+FUZZ_IMAGE_CAP := -DCT_MAX_IMAGE_FILE_PIXELS='(512.0 * 1024)'
 
 $(FZ)/%.o: %.c | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-# the PDF pass is C++: without vptr checks, whose runtime the C driver that links does not bring
+# the PDF pass is C++: without vptr and function checks, whose runtime the C driver that links does not bring
 $(FZ)/%.o: %.cc | $(B)/deps.stamp
 	@mkdir -p $(dir $@)
-	clang++ -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined \
-	  $(PKG_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	clang++ -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize=vptr,function -fno-sanitize-recover=undefined \
+	  -Isrc $(PKG_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 $(FZ)/src/embedded_lua.o: $(B)/src/embedded_lua.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
@@ -214,25 +225,28 @@ $(FZ)/cli-fuzz/%.o: src/cli/%.c src/cli/cli.h | $(B)/deps.stamp
 $(FZ)/fuzz-cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_OBJ) $(FUZZ_OBJ)
 	clang $(FUZZ_CFLAGS) -DCT_FUZZ_CLI -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_OBJ) $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(FZ)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) -DCT_FUZZ_ROOT='"$(CURDIR)"' -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) $(LDLIBS)
+FUZZ_IMAGE_OBJ := $(filter-out $(FZ)/src/page/image.o,$(FUZZ_OBJ)) $(FZ)/capped/src/page/image.o
+$(FZ)/capped/src/page/image.o: src/page/image.c | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) $(FUZZ_IMAGE_CAP) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/fuzz-image: tests/fuzz/fuzz_image.c $(FUZZ_IMAGE_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_IMAGE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 fuzz-build: all
 	@scripts/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FZ)/fuzz-%)
 
 fuzz: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
-	  case $$t in font) seeds="$(fuzz_seeds_font)";; svg) seeds="$(fuzz_seeds_svg)";; \
-	    xml) seeds="$(fuzz_seeds_xml)";; cli) seeds="$(fuzz_seeds_cli)";; esac; \
+	@$(foreach t,$(FUZZ_TARGETS),t=$(t); seeds="$(call fuzz_seeds,$(t))"; timeout=$(call fuzz_timeout,$(t)); \
 	  mkdir -p $(FZ)/corpus-$$t; \
-	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s ($$timeout s an input)"; \
 	  leaks=1; [ $$t = cli ] && leaks=0; \
 	  ASAN_OPTIONS=detect_leaks=$$leaks LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  $(FZ)/fuzz-$$t $(FZ)/corpus-$$t $$seeds -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 \
+	  $(FZ)/fuzz-$$t $(FZ)/corpus-$$t $$seeds -max_total_time=$(FUZZ_SECONDS) -timeout=$$timeout -rss_limit_mb=2048 \
 	    -max_len=262144 -close_fd_mask=3 -print_final_stats=1 -artifact_prefix=$(FZ)/crash-$$t- \
 	    2>$(FZ)/fuzz-$$t.log || { tail -40 $(FZ)/fuzz-$$t.log; exit 1; }; \
-	  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" $(FZ)/fuzz-$$t.log; \
-	done
+	  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" $(FZ)/fuzz-$$t.log;) true
 
 # the gcc-built replay drivers (make check runs them on the seeds and the regressions)
 DRIVER_CLI_OBJ := $(CLI_SRC:src/cli/%.c=$(B)/cli-fuzz/%.o)
@@ -244,14 +258,17 @@ $(B)/tests/fuzz-cli: tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ)
 	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_CLI -o $@ tests/fuzz/fuzz_cli.c tests/fuzz/driver.c $(DRIVER_CLI_OBJ) $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
 $(B)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -DCT_FUZZ_ROOT='"$(CURDIR)"' -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(CORE_OBJ) $(PKG_LIBS) $(LDLIBS)
+DRIVER_IMAGE_OBJ := $(filter-out $(B)/src/page/image.o,$(CORE_OBJ)) $(B)/capped/src/page/image.o
+$(B)/capped/src/page/image.o: src/page/image.c | $(B)/deps.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(FUZZ_IMAGE_CAP) -c $< -o $@
+$(B)/tests/fuzz-image: tests/fuzz/fuzz_image.c tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(DRIVER_IMAGE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(EMBED_OBJ) $(BIND_OBJ) $(DRIVER_IMAGE_OBJ) $(PKG_LIBS) $(LDLIBS)
 
 fuzz-regress: $(FUZZ_DRIVERS)
-	@for t in $(FUZZ_TARGETS); do \
-	  case $$t in font) seeds="$(fuzz_seeds_font)";; svg) seeds="$(fuzz_seeds_svg)";; \
-	    xml) seeds="$(fuzz_seeds_xml)";; cli) seeds="$(fuzz_seeds_cli)";; esac; \
-	  $(B)/tests/fuzz-$$t fuzz-$$t $$seeds || exit 1; \
-	done
+	@$(if $(FUZZ_BUDGET),CT_FUZZ_BUDGET=$(FUZZ_BUDGET); export CT_FUZZ_BUDGET;) $(foreach t,$(FUZZ_TARGETS),$(B)/tests/fuzz-$(t) fuzz-$(t) $(call fuzz_seeds,$(t)) || exit 1;) true
 
 # Regenerate the committed test fonts and the Chromium reference images.
 fonts:

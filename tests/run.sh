@@ -53,7 +53,7 @@ run "$B"/chromatype tests/lua/run.lua
 # the tree keeps its shape: stages, doors, no circle, sizes (docs/ARCHITECTURE.md)
 run lua5.4 tools/layers.lua "$B"
 # the fuzz targets on their seeds and on every input a fuzzer once crashed on (tests/fuzz)
-for t in font svg xml cli; do
+for t in font svg xml cli fontbuild svgtime image; do
   case $t in
     font) seeds="tests/fonts examples/fonts tests/fuzz/regress/font" ;;
     *) seeds="tests/fuzz/corpus/$t tests/fuzz/regress/$t" ;;

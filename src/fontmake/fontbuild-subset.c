@@ -132,10 +132,22 @@ unsigned ct_font_get_glyph_closure(ct_font_t *font, const char *utf8, unsigned *
   return n;
 }
 
+/* What is written must open again: hb-subset, given a lead whose tables FreeType tolerates,
+   may leave out one it needs (a subset without hhea, found by fuzz-fontbuild). */
+static ct_status_t opens_again(const ct_buf_t *file, const char *path, ct_error_t *err) {
+  ct_error_t why;
+  ct_font_t *font = ct_font_create_from_data(file->p, file->len, 0, "the font built", &why);
+  if (!font)
+    return ct_set_error(err, CT_ERR_INVALID_FONT, "%s: not written: %s", path ? path : "font", why.message);
+  ct_font_destroy(font);
+  return CT_OK;
+}
+
 ct_status_t ct_build_output(ct_buf_t *file, const char *path, const ct_font_write_options_t *o,
                             ct_error_t *err) {
   ct_status_t st;
   if (o->text && (st = subset(file, o->text, err))) return st;
+  if ((st = opens_again(file, path, err))) return st;
   if (o->woff2 || (path && ends_with(path, ".woff2"))) {
     size_t len = 0;
     unsigned char *w = ct_woff2_encode(file->p, file->len, &len);

@@ -241,7 +241,10 @@ static const char *bmp_size(const unsigned char *d, size_t n, double *w, double 
   return NULL;
 }
 
-/* GIF: the logical screen, and every image in it (a frame may be larger than the screen). */
+/* GIF: the logical screen, and every image in it: gdk-pixbuf allocates each frame by its own
+   image descriptor, which may be far larger than the screen (a 75-byte file of a 2 x 1
+   screen claimed a frame of 26478 x 11776 pixels, found by fuzz-image).  The blocks are
+   walked as the loader walks them, stray bytes between them skipped. */
 static const char *gif_size(const unsigned char *d, size_t n, double *w, double *h) {
   size_t i = 13;
   if (n < 13) return "truncated header";
@@ -258,7 +261,8 @@ static const char *gif_size(const unsigned char *d, size_t n, double *w, double 
     } else if (d[i] == 0x21) {
       i += 2;                                               /* an extension */
     } else {
-      break;                                                /* the loader says what is wrong */
+      i++;                                                  /* no block starts here */
+      continue;
     }
     while (i < n && d[i]) i += 1u + d[i];                   /* data sub-blocks */
     i++;

@@ -376,6 +376,14 @@ return {
     checkerr("corrupt PNG %(size 0x5%)", c.image, c, { write(tmpname(".png"), png_claiming(0, 5)) })
     checkerr("image of 40000x40000 pixels exceeds the limit", c.image, c, { ctimg("jpeg", 40, 20, "--claim", 40000, 40000) })
     checkerr("image of 30000x30000 pixels exceeds the limit", c.image, c, { ctimg("bmp", 40, 20, "--claim", 30000, 30000) })
+    -- issue 33, item 16 (found by fuzz-image): a GIF whose screen is 2 x 1 but whose frame
+    -- claims 26478 x 11776 pixels, which gdk-pixbuf allocated (1.2 GB) before any check
+    local frame = "GIF89a\2\0\1\0\128\0\0" .. "\255\0\0\0\0\0" ..
+                  ",\0\0\0\0\110\103\0\46\0" .. "\2\2\68\1\0" .. ";"
+    checkerr("image of 26478x11776 pixels exceeds the limit", c.image, c, { write(tmpname(".gif"), frame) })
+    -- the same after a stray byte, which the loader skips
+    local stray = frame:sub(1, 19) .. "\0" .. frame:sub(20)
+    checkerr("image of 26478x11776 pixels exceeds the limit", c.image, c, { write(tmpname(".gif"), stray) })
     -- an SVG drawn at its own absurd size
     local svg = write(tmpname(".svg"), SVG_HEAD .. 'width="1e9" height="10"/>')
     checkerr("drawn 1e%+09x10 pt, out of range", c.image, c, { svg })
