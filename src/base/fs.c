@@ -290,7 +290,7 @@ int ct_fs_open_read(const char *path, ct_error_t *err) {
     return -1;
   }
   if (!S_ISREG(sb.st_mode)) {
-    if (S_ISDIR(sb.st_mode)) io_error(err, 0, path, EISDIR);
+    if (S_ISDIR(sb.st_mode)) ct_set_error(err, CT_ERR_IO, "%s: cannot read: %s", path, strerror(EISDIR));
     else ct_set_error(err, CT_ERR_IO, "%s: cannot read: not a regular file", path);
     close(fd);
     return -1;

@@ -339,7 +339,7 @@ return {
     local c = white()
     local missing = tmpname(".png")
     eq(checkerr("cannot open", c.image, c, { missing }), missing .. ": cannot open: No such file or directory")
-    eq(checkerr("cannot open", c.image, c, { "/tmp" }), "/tmp: cannot open: Is a directory")
+    eq(checkerr("cannot read", c.image, c, { "/tmp" }), "/tmp: cannot read: Is a directory")
     c:rect { x = 0, y = 0, w = 10, h = 10, color = "#ff0000" }   -- the canvas still works
     expect(pixels(c), { { 5, 5, RED }, { 50, 50, WHITE } })
   end },
