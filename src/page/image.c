@@ -217,7 +217,9 @@ static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]
 /* BMP: the header's size must be one the formats define and lie in the file, and so must
    the pixels' offset (gdk-pixbuf grows a buffer to either before it knows the size: a
    71-byte file asked for 4.2 GB); the width positive, the height not 0 (negative: rows top
-   down).  OS/2 1.x headers (12 bytes) hold 16-bit sides, the others 32-bit. */
+   down).  The palette a colors-used count declares follows the header, so it lies in the
+   file too (the loader reads that many entries first: 0xFF0000FF asked for 4.2 GB).  OS/2
+   1.x headers (12 bytes) hold 16-bit sides, the others 32-bit. */
 static const char *bmp_size(const unsigned char *d, size_t n, double *w, double *h) {
   uint32_t hs, off;
   int32_t sw, sh;
@@ -233,6 +235,8 @@ static const char *bmp_size(const unsigned char *d, size_t n, double *w, double 
     *h = le16(d + 20);
     return *w > 0 && *h > 0 ? NULL : "size 0";
   }
+  if (hs >= 40 && (uint64_t)le32(d + 46) * 4 > n - 14 - hs)
+    return "palette outside the file";                     /* its colors-used count */
   sw = (int32_t)le32(d + 18);
   sh = (int32_t)le32(d + 22);
   if (sw <= 0 || sh == 0 || sh == INT32_MIN) return "bad size";

@@ -23,10 +23,14 @@ pal = b''.join(struct.pack('<BBBB', i, 255 - i, 0, 0) for i in range(256))
 rle = b''.join(b'\x04\x01' + b'\x00\x00' for _ in range(4))[:-2] + b'\x00\x01'   # 4 runs of 4, end of bitmap
 bmp('ok-rle8.bmp', 40, 4, 4, 8, 1, pixels=rle, pal=pal)
 bmp('ok-16bf.bmp', 40, 4, 4, 16, 3, masks=struct.pack('<III', 0xF800, 0x07E0, 0x001F))
+bmp('ok-pal16.bmp', 40, 4, 4, 8, pal=pal[:64])                 # 8 bits, a palette of 16 colors
 # hostile: a header size of 4 GB (gdk-pixbuf grows its buffer to it), a pixel offset of 4 GB
 bmp('bad-hsize.bmp', 40, 16, 16)
 d = bytearray(open('bad-hsize.bmp','rb').read()); d[14:18] = struct.pack('<I', 0xFFFFFFF0); open('bad-hsize.bmp','wb').write(d)
 bmp('bad-offset.bmp', 40, 16, 16, off=0xFFFFFFF0)
+# a colors-used count of 0xFF0000FF: the loader asked for 4.2 GB to read that palette (fuzz-image)
+bmp('bad-colors.bmp', 40, 6, 4, 1, pal=b'\0\0\0\0\xff\xff\xff\0')
+d = bytearray(open('bad-colors.bmp','rb').read()); d[46:50] = struct.pack('<I', 0xFF0000FF); open('bad-colors.bmp','wb').write(d)
 # hostile sizes in every header form
 bmp('big-core.bmp', 12, 65535, 65535, pixels=b'\0' * 16)
 bmp('big-v5.bmp', 124, 32767, -32767, 32, pixels=b'\0' * 16)

@@ -122,13 +122,15 @@ peak 400000 1 "paint trees of more than .* node visits in all.*CT_MAX_RUN_PAINT_
 
 # ---- issue 33, item 12: declared sizes checked before any decoder allocates -------------
 python3 "$TESTS/cli/hostile-images.py" || bad "hostile-images.py failed"
-for f in ok-core.bmp ok-v4.bmp ok-v5-topdown.bmp ok-rle8.bmp ok-16bf.bmp; do   # the forms gdk-pixbuf reads
+for f in ok-core.bmp ok-v4.bmp ok-v5-topdown.bmp ok-rle8.bmp ok-16bf.bmp ok-pal16.bmp; do   # the forms gdk-pixbuf reads
   printf 'local c = require("chromatype").canvas{width=10,height=10}\nassert(c:image{"%s", x=0, y=0, w=10, h=10})\nassert(c:write("img.png"))\n' "$f" > img.lua
   expect 0 "" "$CT" img.lua
 done
 # a header size or a pixel offset of 4 GB: gdk-pixbuf grew a buffer to it (4.2 GB asked of a
-# 71-byte file); under a 2 GB address space it said "Not enough memory"
-for f in bad-hsize.bmp:"unknown header size" bad-offset.bmp:"pixel data offset outside the file"; do
+# 71-byte file; under a 2 GB address space it said "Not enough memory"); a colors-used count
+# of 0xFF0000FF asked for 4.2 GB to read the palette
+for f in bad-hsize.bmp:"unknown header size" bad-offset.bmp:"pixel data offset outside the file" \
+         bad-colors.bmp:"palette outside the file"; do
   printf 'local c = require("chromatype").canvas{width=10,height=10}\nassert(c:image{"%s", x=0, y=0, w=10, h=10})\n' "${f%%:*}" > img.lua
   if [ -n "$CT_ASAN" ]; then expect 1 "${f%%:*}: corrupt BMP (${f#*:})" "$CT" img.lua
   else expect 1 "${f%%:*}: corrupt BMP (${f#*:})" sh -c "ulimit -v 2000000; exec \"$CT\" img.lua"; fi
