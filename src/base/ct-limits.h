@@ -137,6 +137,14 @@
 #ifndef CT_MAX_SVG_POINTS
 #define CT_MAX_SVG_POINTS 1000000u
 #endif
+/* Crossings of path segments in one glyph or picture, each path counted once for every
+   copy drawn (glyph/artwork/crossings.c estimates them): cairo's tessellator, run for every
+   path's extents, takes about a second for a million (10,000 random lines cross some 12
+   million times and took 39 s).  Artwork crosses itself rarely: a 300 x 300 hatching
+   drawn as one path crosses 90,000 times. */
+#ifndef CT_MAX_SVG_CROSSINGS
+#define CT_MAX_SVG_CROSSINGS 500000.0
+#endif
 
 /* SMIL animation kept in SVG glyph documents (glyph/svg/smil*.c): animation elements per document
    (more are removed), the largest time in seconds (dur, each begin and end offset,

@@ -4,7 +4,11 @@ items 9 and 10), written into the current directory with tests/fonts/make_svg.py
 
   hostile-svg-cost.ttf  U+E700: <use> references that double 39 times (2^39 copies of one
                         rect from a document of a few kB); U+E701: one <path> of 100,000
-                        pseudo-random line segments; U+E702: a plain square (drawn)
+                        pseudo-random line segments; U+E702: a plain square (drawn);
+                        U+E703: one <path> of 10,000 random segments (under the points
+                        limit, some 11 million crossings: cairo's tessellator took 39 s);
+                        U+E704: a path of 1,000 random segments (100,000 crossings, drawn
+                        alone) used 8 times through three levels of doubling <use>
 """
 import os
 import random
@@ -27,16 +31,26 @@ def long_path(n):
     return '<path d="M50 -50 %s"/>' % pts
 
 
+def doubled_path(n, levels):
+    defs = [long_path(n).replace('<path ', '<path id="p0" ', 1)]
+    for i in range(1, levels + 1):
+        defs.append('<g id="p%d"><use href="#p%d"/><use href="#p%d" x="1"/></g>' % (i, i - 1, i - 1))
+    return "<defs>%s</defs>" % "".join(defs), '<use href="#p%d"/>' % levels
+
+
 def main():
     glyphs = [(".notdef", 500, m.draw_notdef), ("doubling", m.ADVANCE, m.draw_frame),
-              ("longpath", m.ADVANCE, m.draw_frame), ("square", m.ADVANCE, m.draw_frame)]
-    cmap = {0xE700: "doubling", 0xE701: "longpath", 0xE702: "square"}
+              ("longpath", m.ADVANCE, m.draw_frame), ("square", m.ADVANCE, m.draw_frame),
+              ("crossing", m.ADVANCE, m.draw_frame), ("copies", m.ADVANCE, m.draw_frame)]
+    cmap = {0xE700: "doubling", 0xE701: "longpath", 0xE702: "square", 0xE703: "crossing", 0xE704: "copies"}
     fb = m.build_base("Chromatype Hostile SVG Cost", "ChromatypeHostileSVGCost", glyphs, cmap,
                       "OT-SVG documents that cost; do not install.")
     head, body = doubling(39)
     docs = [(1, 1, m.doc(1, body, head=head), False),
             (2, 2, m.doc(2, long_path(100000)), False),
-            (3, 3, m.doc(3, '<rect x="100" y="-700" width="600" height="600" fill="#00c"/>'), False)]
+            (3, 3, m.doc(3, '<rect x="100" y="-700" width="600" height="600" fill="#00c"/>'), False),
+            (4, 4, m.doc(4, long_path(10000)), False),
+            (5, 5, m.doc(5, doubled_path(1000, 3)[1], head=doubled_path(1000, 3)[0]), False)]
     fb.font["SVG "] = m.svg_table(docs)
     with open("hostile-svg-cost.ttf", "wb") as f:
         f.write(m.to_bytes(fb.font))

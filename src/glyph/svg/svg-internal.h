@@ -79,8 +79,11 @@ int ct_svg_push_parse(const uint8_t *bytes, size_t len, const char *name, xmlDoc
 /* Elements librsvg draws for `node`: a reference (<use href="#x">, url(#x)) counts what it
    references (and what that references) once more each time, so references that double at
    each level count 2^levels from a document of a few lines.  Linear in the document (each
-   referenced element is counted once); `ids` maps ids to elements.  Stops past `limit`. */
-unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit);
+   referenced element is counted once); `ids` maps ids to elements.  Stops past `limit`.
+   `*crossings` (may be NULL) gets how often the segments of the paths drawn cross, each copy
+   counted (the sanitizer's estimates, which a document not sanitized lacks), stopping past
+   CT_MAX_SVG_CROSSINGS. */
+unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit, double *crossings);
 void ct_svg_index_ids(xmlNodePtr node, xmlHashTablePtr ids);
 xmlDocPtr ct_svg_parse_safe(const uint8_t *bytes, size_t len, const char *name, sanitize_t *s,
                             char *why, size_t whylen);

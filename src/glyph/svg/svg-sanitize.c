@@ -14,6 +14,7 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
+#include "glyph/artwork/artwork.h"
 #include "svg-internal.h"
 
 /* ---- inflating --------------------------------------------------------- */
@@ -179,11 +180,19 @@ static unsigned long coordinate_pairs(const xmlChar *v) {
   return (n + 1) / 2;
 }
 
-/* Notes a path over the limits: the document is refused (`too_long` says why). */
-static void count_points(xmlNodePtr node, const xmlChar *v, sanitize_t *s) {
+/* Notes a path over the limits: the document is refused (`too_long` says why).  A path
+   within them keeps how often its segments cross in the element's `_private` (libxml2
+   leaves that field to applications), for ct_svg_drawn_elements to weigh each copy. */
+static void count_points(xmlNodePtr node, const xmlChar *v, int points, sanitize_t *s) {
   unsigned long n = coordinate_pairs(v);
   s->points += n;
   if (s->too_long[0]) return;
+  if (n > 1 && n <= CT_MAX_SVG_PATH_POINTS) {
+    int polygon = xmlStrcmp(node->name, (const xmlChar *)"polygon") == 0;
+    double k = ct_artwork_crossings((const char *)v, !points ? 'd' : polygon ? 'P' : 'p');
+    if (k < 0 || k > CT_MAX_SVG_CROSSINGS) k = CT_MAX_SVG_CROSSINGS + 1;   /* out of memory: refused */
+    node->_private = (void *)(uintptr_t)(k + 0.5);
+  }
   if (n > CT_MAX_SVG_PATH_POINTS)
     snprintf(s->too_long, sizeof s->too_long, "a <%s> of %lu points (the limit CT_MAX_SVG_PATH_POINTS is %u)",
              (const char *)node->name, n, CT_MAX_SVG_PATH_POINTS);
@@ -206,8 +215,10 @@ static int sanitize_attrs(xmlNodePtr node, sanitize_t *s) {
     }
     v = xmlNodeGetContent((xmlNodePtr)a);
     if (!v) continue;
-    if (xmlStrcmp(a->name, (const xmlChar *)"d") == 0 || xmlStrcmp(a->name, (const xmlChar *)"points") == 0)
-      count_points(node, v, s);
+    if (xmlStrcmp(a->name, (const xmlChar *)"d") == 0)
+      count_points(node, v, 0, s);
+    else if (xmlStrcmp(a->name, (const xmlChar *)"points") == 0)
+      count_points(node, v, 1, s);
     if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0) {
       if (!safe_href(v, image)) {
         if (image) {   /* an image from outside: the element goes */
@@ -340,58 +351,79 @@ void ct_svg_index_ids(xmlNodePtr node, xmlHashTablePtr ids) {
   }
 }
 
+/* What an element draws: elements, and the crossings of their paths' segments. */
+typedef struct { unsigned long n; double k; } cost_t;
 typedef struct { xmlHashTablePtr ids, memo; unsigned long limit; } drawn_t;
 
-static unsigned long drawn(xmlNodePtr node, drawn_t *d, unsigned depth);
+static cost_t busy;   /* the memo's mark of a reference being counted */
 
-/* What the reference `#id` at `p` draws (memo: count + 2; 1 while it is being counted, a
-   cycle, which librsvg refuses itself). */
-static unsigned long drawn_ref(const char *p, size_t len, drawn_t *d, unsigned depth) {
-  char id[257];
-  xmlNodePtr target;
-  uintptr_t m;
-  unsigned long n;
-  if (len == 0 || len >= sizeof id) return 0;
-  memcpy(id, p, len);
-  id[len] = '\0';
-  if ((m = (uintptr_t)xmlHashLookup(d->memo, (const xmlChar *)id))) return m > 1 ? m - 2 : 0;
-  if (!(target = xmlHashLookup(d->ids, (const xmlChar *)id))) return 0;
-  xmlHashAddEntry(d->memo, (const xmlChar *)id, (void *)(uintptr_t)1);
-  n = drawn(target, d, depth + 1);
-  xmlHashUpdateEntry(d->memo, (const xmlChar *)id, (void *)(uintptr_t)(n + 2), NULL);
-  return n;
+static int over(const cost_t *c, const drawn_t *d) { return c->n > d->limit || c->k > CT_MAX_SVG_CROSSINGS; }
+
+static void add(cost_t *c, cost_t more) {
+  c->n += more.n;
+  c->k += more.k;
 }
 
-static unsigned long drawn(xmlNodePtr node, drawn_t *d, unsigned depth) {
-  unsigned long n = 1;
+static cost_t drawn(xmlNodePtr node, drawn_t *d, unsigned depth);
+
+/* What the reference `#id` at `p` draws (memo: its cost; `busy` while it is being counted,
+   a cycle, which librsvg refuses itself). */
+static cost_t drawn_ref(const char *p, size_t len, drawn_t *d, unsigned depth) {
+  char id[257];
+  xmlNodePtr target;
+  cost_t *m, zero = { 0, 0 }, c;
+  if (len == 0 || len >= sizeof id) return zero;
+  memcpy(id, p, len);
+  id[len] = '\0';
+  if ((m = xmlHashLookup(d->memo, (const xmlChar *)id))) return m == &busy ? zero : *m;
+  if (!(target = xmlHashLookup(d->ids, (const xmlChar *)id))) return zero;
+  xmlHashAddEntry(d->memo, (const xmlChar *)id, &busy);
+  c = drawn(target, d, depth + 1);
+  if ((m = malloc(sizeof *m))) *m = c;
+  xmlHashUpdateEntry(d->memo, (const xmlChar *)id, m, NULL);
+  return c;
+}
+
+static cost_t drawn(xmlNodePtr node, drawn_t *d, unsigned depth) {
+  cost_t c = { 1, 0 }, zero = { 0, 0 };
   xmlAttrPtr a;
-  xmlNodePtr c;
-  if (node->type != XML_ELEMENT_NODE) return 0;
-  if (depth > CT_MAX_SVG_DEPTH * 4) return d->limit + 1;
-  for (a = node->properties; a && n <= d->limit; a = a->next) {
+  xmlNodePtr ch;
+  if (node->type != XML_ELEMENT_NODE) return zero;
+  c.k = (double)(uintptr_t)node->_private;   /* count_points' estimate */
+  if (depth > CT_MAX_SVG_DEPTH * 4) c.n = d->limit + 1;
+  for (a = node->properties; a && !over(&c, d); a = a->next) {
     xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
     const char *p;
     if (!v) continue;
     if (xmlStrcmp(a->name, (const xmlChar *)"href") == 0 && v[0] == '#')
-      n += drawn_ref((const char *)v + 1, strlen((const char *)v + 1), d, depth);
-    for (p = (const char *)v; (p = strstr(p, "url(#")) && n <= d->limit; p += 5)
-      n += drawn_ref(p + 5, strcspn(p + 5, ") \t\"'"), d, depth);
+      add(&c, drawn_ref((const char *)v + 1, strlen((const char *)v + 1), d, depth));
+    for (p = (const char *)v; (p = strstr(p, "url(#")) && !over(&c, d); p += 5)
+      add(&c, drawn_ref(p + 5, strcspn(p + 5, ") \t\"'"), d, depth));
     xmlFree(v);
   }
-  for (c = node->children; c && n <= d->limit; c = c->next) n += drawn(c, d, depth + 1);
-  return n > d->limit ? d->limit + 1 : n;
+  for (ch = node->children; ch && !over(&c, d); ch = ch->next) add(&c, drawn(ch, d, depth + 1));
+  if (c.n > d->limit) c.n = d->limit + 1;
+  if (c.k > CT_MAX_SVG_CROSSINGS) c.k = CT_MAX_SVG_CROSSINGS + 1;
+  return c;
 }
 
-unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit) {
+static void free_cost(void *payload, const xmlChar *name) {
+  (void)name;
+  if (payload != &busy) free(payload);
+}
+
+unsigned long ct_svg_drawn_elements(xmlNodePtr node, xmlHashTablePtr ids, unsigned long limit, double *crossings) {
   drawn_t d = { ids, xmlHashCreate(64), limit };
-  unsigned long n;
+  cost_t c;
+  if (crossings) *crossings = 0;
   if (!d.memo || !ids) {
     if (d.memo) xmlHashFree(d.memo, NULL);
     return limit + 1;   /* out of memory: refused */
   }
-  n = drawn(node, &d, 0);
-  xmlHashFree(d.memo, NULL);
-  return n;
+  c = drawn(node, &d, 0);
+  xmlHashFree(d.memo, free_cost);
+  if (crossings) *crossings = c.k;
+  return c.n;
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -519,13 +551,20 @@ char *ct_svg_sanitize_picture(const unsigned char *bytes, size_t len, size_t *ou
     /* references that copy what they reference: counted as librsvg draws them */
     xmlHashTablePtr ids = xmlHashCreate(64);
     unsigned long drawn_n = 0;
+    double crossings = 0;
     if (ids) ct_svg_index_ids(xmlDocGetRootElement(x), ids);
-    drawn_n = ct_svg_drawn_elements(xmlDocGetRootElement(x), ids, CT_MAX_SVG_ELEMENTS);
+    drawn_n = ct_svg_drawn_elements(xmlDocGetRootElement(x), ids, CT_MAX_SVG_ELEMENTS, &crossings);
     if (ids) xmlHashFree(ids, NULL);
     if (drawn_n > CT_MAX_SVG_ELEMENTS) {
       xmlFreeDoc(x);
       snprintf(why, whylen, "more than %u elements drawn, counting the copies <use> and url(#) references "
                "make (the limit CT_MAX_SVG_ELEMENTS)", CT_MAX_SVG_ELEMENTS);
+      return NULL;
+    }
+    if (crossings > CT_MAX_SVG_CROSSINGS) {
+      xmlFreeDoc(x);
+      snprintf(why, whylen, "paths whose segments cross more than %.0f times, counting each copy drawn (the "
+               "limit CT_MAX_SVG_CROSSINGS)", CT_MAX_SVG_CROSSINGS);
       return NULL;
     }
   }

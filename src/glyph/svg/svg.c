@@ -270,6 +270,7 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   int memlen = 0;
   int whole, view = CT_SVG_VIEW_OK;
   unsigned elements;
+  double crossings = 0;
   ct_svg_glyph_t *g = NULL;
 
   if (notelen) note[0] = '\0';
@@ -283,9 +284,15 @@ static ct_svg_glyph_t *cut_glyph(ct_font_t *font, svg_doc_t *doc, unsigned gid, 
   elements = count_elements(whole ? root : glyph, CT_MAX_SVG_GLYPH_ELEMENTS);
   if (elements > CT_MAX_SVG_GLYPH_ELEMENTS) goto too_big;
   /* and as librsvg draws them: each reference copies what it references */
-  if (ct_svg_drawn_elements(whole ? root : glyph, doc->ids, CT_MAX_SVG_GLYPH_ELEMENTS) > CT_MAX_SVG_GLYPH_ELEMENTS) {
+  if (ct_svg_drawn_elements(whole ? root : glyph, doc->ids, CT_MAX_SVG_GLYPH_ELEMENTS, &crossings) >
+      CT_MAX_SVG_GLYPH_ELEMENTS) {
     snprintf(why, whylen, "more than %u elements drawn in the glyph, counting the copies <use> and url(#) "
              "references make (the limit CT_MAX_SVG_GLYPH_ELEMENTS)", CT_MAX_SVG_GLYPH_ELEMENTS);
+    goto done;
+  }
+  if (crossings > CT_MAX_SVG_CROSSINGS) {   /* cairo's tessellator would take seconds a draw */
+    snprintf(why, whylen, "paths whose segments cross more than %.0f times in the glyph, counting each copy "
+             "drawn (the limit CT_MAX_SVG_CROSSINGS)", CT_MAX_SVG_CROSSINGS);
     goto done;
   }
   ids.seen = xmlHashCreate(64);
