@@ -389,7 +389,9 @@ ct_paint_t *ct_paint_sweep_create(const ct_color_line_t *line, double cx, double
                                   double start_deg, double end_deg);
 
 /* The tree as text, one indented line per node (numbers as %.3g, -0 as 0): for golden
-   tests and for reading.  Returns a malloc'ed string, or NULL when out of memory. */
+   tests and for reading.  A child shared is written each time it is met, up to
+   CT_MAX_PAINT_WORK nodes in all, then a line says the trace stops.  Returns a malloc'ed
+   string, or NULL when out of memory. */
 char *ct_paint_trace(const ct_paint_t *paint);
 
 ct_paint_t *ct_paint_reference(ct_paint_t *paint);   /* NULL-safe */

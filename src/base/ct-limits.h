@@ -138,7 +138,7 @@
 #define CT_MAX_SVG_POINTS 1000000u
 #endif
 /* Crossings of path segments in one glyph or picture, each path counted once for every
-   copy drawn (glyph/artwork/crossings.c estimates them): cairo's tessellator, run for every
+   copy drawn (glyph/svg/svg-crossings.c estimates them): cairo's tessellator, run for every
    path's extents, takes 1 to 7 microseconds a crossing (10,000 random lines cross some 11
    million times and took 39 s; a 1000 x 1000 grid of lines in one path, turned, 28 s).
    Artwork crosses itself rarely, and separate paths never count against each other: a

@@ -370,16 +370,19 @@ static int within_limits(const ct_paint_t *p) {
   return p->height <= CT_MAX_PAINT_DEPTH && p->weight <= CT_MAX_PAINT_WORK;
 }
 
-/* One warning per tree over the walk limits; the compositor draws it in part. */
+/* One warning a page for the trees over the walk limits (a filter may make one for every
+   glyph of a document); the compositor draws them in part. */
 static void check_limits(ct_canvas_t *c, ct_font_t *font, const ct_paint_t *paint, int gid) {
-  char msg[600];
-  if (!c->warn || within_limits(paint)) return;
+  char msg[700];
+  const char *more = "; others on this page over the limits are drawn in part without a warning";
+  if (!c->warn || within_limits(paint) || c->limits_page == c->npages) return;
+  c->limits_page = c->npages;
   if (gid >= 0)
     snprintf(msg, sizeof msg, "%s: glyph %d: paint tree deeper than %u or larger than %u nodes; "
-             "drawn in part", font->name, gid, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
+             "drawn in part%s", font->name, gid, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK, more);
   else
-    snprintf(msg, sizeof msg, "%s: paint tree deeper than %u or larger than %u nodes; drawn in part",
-             font->name, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK);
+    snprintf(msg, sizeof msg, "%s: paint tree deeper than %u or larger than %u nodes; drawn in part%s",
+             font->name, CT_MAX_PAINT_DEPTH, CT_MAX_PAINT_WORK, more);
   c->warn(c->warn_data, msg);
 }
 

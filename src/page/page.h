@@ -123,6 +123,7 @@ struct ct_canvas {
      all; trees placed lately (a reference each), so that a tree placed again costs 1 */
   unsigned long     page_work, run_work;
   unsigned          work_page;          /* the page page_work counts (npages then) */
+  unsigned          limits_page;        /* npages when a tree over the walk limits was last reported */
   struct { const ct_paint_t *paint; unsigned page; } placed[CT_CANVAS_PLACED];
   size_t            charged;           /* bytes of the canvas itself charged to --max-memory */
 };

@@ -304,7 +304,7 @@ ct_color_t ct_color_rgba(ct_rgba_t rgba) {
 
 /* ---- traces ------------------------------------------------------------- */
 
-typedef struct { char *buf; size_t len, cap; int failed; } text_t;
+typedef struct { char *buf; size_t len, cap; int failed; unsigned long visits; } text_t;
 
 static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(text_t *t, const char *fmt, ...) {
@@ -362,6 +362,11 @@ static void line(text_t *t, const ct_color_line_t *l, int depth) {
 
 static void trace(text_t *t, const ct_paint_t *p, int depth) {
   unsigned i;
+  if (t->failed || ++t->visits > CT_MAX_PAINT_WORK) {   /* a tree that shares its children */
+    if (t->visits == CT_MAX_PAINT_WORK + 1u)
+      put(t, "%*s... the trace stops after %u nodes (CT_MAX_PAINT_WORK)\n", depth * 2, "", CT_MAX_PAINT_WORK);
+    return;
+  }
   put(t, "%*s%s", depth * 2, "", ct_paint_kind_name(p->kind));
   switch (p->kind) {
   case CT_PAINT_LAYERS:
@@ -429,7 +434,7 @@ static void trace(text_t *t, const ct_paint_t *p, int depth) {
 }
 
 char *ct_paint_trace(const ct_paint_t *paint) {
-  text_t t = { NULL, 0, 0, 0 };
+  text_t t = { NULL, 0, 0, 0, 0 };
   put(&t, "%s", "");
   if (paint) trace(&t, paint, 0);
   if (t.failed) {

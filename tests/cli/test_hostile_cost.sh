@@ -88,6 +88,21 @@ EOF
 for fmt in png pdf svg; do
   peak 300000 0 "drawn in part" "$CT" dbl.lua "dbl.$fmt"
 done
+# the warning is said once a page, however many such trees the page holds (issue 33)
+cat > dbl-pages.lua <<EOF
+local ct = require "chromatype"
+local f = ct.open_font("$FONT")
+local t = { kind = "solid", color = { rgba = "#ff0000", alpha = 0.5 } }
+for i = 1, 63 do t = { kind = "layers", children = { t, t } } end
+local c = ct.canvas{width=100,height=100}
+for i = 1, 50 do c:paint(t, { font = f, size = 50, x = i, y = 60 }) end
+c:new_page()
+for i = 1, 10 do c:paint(t, { font = f, size = 50, x = i, y = 60 }) end
+assert(c:write(arg[1]))
+EOF
+peak 300000 0 "others on this page over the limits are drawn in part without a warning" "$CT" dbl-pages.lua dbl-pages.pdf
+n=$(printf '%s\n' "$out" | grep -c "drawn in part")
+[ "$n" = 2 ] && ok || bad "dbl-pages.lua: $n warnings of trees drawn in part, want 2 (one a page)"
 # the same tree for every layer of a document of 2,000 glyphs, through a -f filter: the
 # budget is per page, not per glyph (it grew past 3.7 GB), in every format
 cat > dbl-filter.lua <<'EOF'

@@ -49,12 +49,4 @@ ct_status_t ct_artwork_read(const char *name, const unsigned char *data, size_t 
                             const ct_artwork_options_t *o, ct_artwork_t *out, ct_error_t *err);
 void ct_artwork_free(ct_artwork_t *a);   /* its outlines and tree; NULL-safe, leaves it empty */
 
-/* How many times the segments of a path cross one another (crossings.c): the cost of
-   cairo's tessellator, which librsvg runs for every path's extents.  `data` is SVG path
-   data (`kind` 'd') or a point list (polyline 'p', polygon 'P'); curves count as chords,
-   subpaths are closed as a fill closes them.  Exact below 129 segments, else estimated
-   from a fixed sample of 64 pairs a segment (the same on every run); linear.  -1 when out
-   of memory. */
-double ct_artwork_crossings(const char *data, int kind);
-
 #endif /* CT_ARTWORK_H */

@@ -14,7 +14,6 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
-#include "glyph/artwork/artwork.h"
 #include "svg-internal.h"
 
 /* ---- inflating --------------------------------------------------------- */
@@ -188,8 +187,7 @@ static void count_points(xmlNodePtr node, const xmlChar *v, int points, sanitize
   s->points += n;
   if (s->too_long[0]) return;
   if (n > 1 && n <= CT_MAX_SVG_PATH_POINTS) {
-    int polygon = xmlStrcmp(node->name, (const xmlChar *)"polygon") == 0;
-    double k = ct_artwork_crossings((const char *)v, !points ? 'd' : polygon ? 'P' : 'p');
+    double k = ct_svg_crossings((const char *)v, points);
     if (k < 0 || k > CT_MAX_SVG_CROSSINGS) k = CT_MAX_SVG_CROSSINGS + 1;   /* out of memory: refused */
     node->_private = (void *)(uintptr_t)(k + 0.5);
   }

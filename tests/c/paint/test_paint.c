@@ -6,6 +6,7 @@
 
 #include "ct-test.h"
 #include "ct.h"
+#include "base/ct-limits.h"
 
 static void golden(const char *name, const char *text) {
   char path[256];
@@ -160,8 +161,30 @@ static void test_nodes(void) {
 
 #define CF "../shared/fonts/color-fonts/"
 
+/* A tree whose every level holds its child twice, 63 levels: 2^63 nodes to walk.  The
+   trace stops after CT_MAX_PAINT_WORK of them and says so (issue 33). */
+static void test_shared_trace(void) {
+  ct_paint_t *p = ct_paint_solid_create(ct_color_foreground(1));
+  unsigned i, lines = 0;
+  char *tr, *q;
+  for (i = 0; i < 63 && p; i++) {
+    ct_paint_t *l = ct_paint_layers_create(2);
+    CHECK(l && ct_paint_layers_append(l, ct_paint_reference(p)) == CT_OK);
+    CHECK(ct_paint_layers_append(l, p) == CT_OK);
+    p = l;
+  }
+  tr = ct_paint_trace(p);
+  CHECK(tr != NULL);
+  for (q = tr; q && *q; q++) lines += *q == '\n';
+  CHECK_MSG(lines == CT_MAX_PAINT_WORK + 1, "%u lines", lines);
+  CHECK(tr && strstr(tr, "the trace stops after 16384 nodes (CT_MAX_PAINT_WORK)\n"));
+  free(tr);
+  ct_paint_destroy(p);
+}
+
 int main(void) {
   test_traces();
+  test_shared_trace();
   test_colr1_font(CF "test_glyphs-glyf_colr_1.ttf", "test_glyphs-glyf_colr_1", NULL);
   test_colr1_font(CF "test_glyphs-glyf_colr_1_variable.ttf", "test_glyphs-glyf_colr_1_variable-axes",
                   "SWPS=45,ROTA=45,TLDX=200,GRX0=-300,APH1=-0.5");
