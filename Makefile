@@ -196,10 +196,8 @@ fuzz_seeds_xml  := tests/fuzz/corpus/xml tests/fuzz/regress/xml
 fuzz_seeds_cli  := tests/fuzz/corpus/cli tests/fuzz/regress/cli
 # the seeds of a target: fuzz_seeds_TARGET, else its corpus and regress folders
 fuzz_seeds = $(or $(fuzz_seeds_$(1)),tests/fuzz/corpus/$(1) tests/fuzz/regress/$(1))
-# An input that takes longer than this many seconds is a finding (libFuzzer's -timeout):
-# one second, but for the two targets that typeset or draw a whole font per input.
-FUZZ_TIMEOUT_font := 30
-FUZZ_TIMEOUT_xml  := 30
+# An input that takes longer than this many seconds is a finding (libFuzzer's -timeout);
+# FUZZ_TIMEOUT_TARGET=N sets one target's.
 fuzz_timeout = $(or $(FUZZ_TIMEOUT_$(1)),1)
 # The picture target reads pictures of at most 512 K pixels (CT_MAX_IMAGE_FILE_PIXELS), so
 # that its budget measures the work per byte, not the size a picture may have (a 2.6 M

@@ -1,9 +1,11 @@
 /*
 ** fuzz_font.c: a font from bytes, every color glyph drawn in every format.
 ** Opens the input as a font (TrueType, CFF, collections, WOFF, WOFF2), builds the paint
-** tree of the first 48 glyphs in each format (COLRv1, COLRv0, SVG, bitmaps, and auto) with
-** each of its first two palettes, draws them all on a small page and rasterizes it, and
-** shapes a short text.  Warnings are taken and freed.  libFuzzer target (make fuzz), and
+** tree of the first 32 glyphs in each format (COLRv1, COLRv0, SVG, bitmaps) with each of
+** its first two palettes, draws them all on a small page and rasterizes it, and shapes and
+** draws a short text (the automatic choice of format).  Warnings are taken and freed.  An
+** input's work is bounded so that every seed takes well under the one second a fuzz input
+** may take (a 48-glyph emoji font in five formats took 4 s under ASan).  libFuzzer target (make fuzz), and
 ** replayed on the committed inputs by tests/fuzz/driver.c (make check).
 */
 #include <stdint.h>
@@ -15,8 +17,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ct_format_t formats[] = { CT_FORMAT_AUTO, CT_FORMAT_COLR1, CT_FORMAT_COLR0,
-                                         CT_FORMAT_SVG, CT_FORMAT_BITMAP };
+  static const ct_format_t formats[] = { CT_FORMAT_COLR1, CT_FORMAT_COLR0, CT_FORMAT_SVG,
+                                         CT_FORMAT_BITMAP };
   ct_error_t err;
   ct_font_t *font = ct_font_create_from_data(data, size, 0, "fuzz", &err);
   ct_canvas_t *canvas;
@@ -29,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   n = ct_font_get_glyph_count(font);
-  if (n > 48) n = 48;
+  if (n > 32) n = 32;
   npal = ct_font_get_palette_count(font);
   if (npal > 2) npal = 2;
   if (npal == 0) npal = 1;
